@@ -1,0 +1,31 @@
+# hapscope — the two commands of README.md are `make demo` and `make test`.
+
+SWIFT        ?= swift
+BUILD_PACKAGES = libpcap-dev libsodium-dev pkg-config
+# What the tests drive besides the package itself.
+TEST_PACKAGES  = $(BUILD_PACKAGES)
+DEMO_CAPTURE   = captures/bridge.pcap
+
+.PHONY: demo test build deps test-deps clean
+
+## Install what is missing, build in release mode and analyse a bundled capture.
+demo: deps
+	$(SWIFT) build -c release --product hapscope
+	.build/release/hapscope summary $(DEMO_CAPTURE)
+
+## Install what is missing, build without warnings and run every test.
+test: test-deps
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	$(SWIFT) test --skip-build
+
+build: deps
+	$(SWIFT) build -c release
+
+deps:
+	@scripts/install-deps.sh $(BUILD_PACKAGES)
+
+test-deps:
+	@scripts/install-deps.sh $(TEST_PACKAGES)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,90 @@
+// swift-tools-version: 6.2
+//
+// hapscope — a HomeKit Accessory Protocol capture and protocol analyzer.
+//
+// The module graph follows the data flow (docs/architecture.md):
+//   packets → streams and datagrams → messages → HAP events → model → reports.
+// Each C library is imported by exactly one Swift module: CPcap by Capture, CSodium by HAPCrypto.
+
+import PackageDescription
+
+/// Every Swift target is built the same way: Swift 6 language mode, and the lifetime
+/// annotations that let parsers hand out borrowed `RawSpan`s instead of copies.
+let swiftSettings: [SwiftSetting] = [
+    .enableExperimentalFeature("Lifetimes"),
+]
+
+func library(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+}
+
+func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+}
+
+let package = Package(
+    name: "hapscope",
+    products: [
+        .executable(name: "hapscope", targets: ["hapscope"]),
+        .executable(name: "hapbench", targets: ["hapbench"]),
+    ],
+    targets: [
+        // C libraries, each wrapped by one Swift module.
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+
+        // Shared parsing primitives: the byte cursor and the decode error. No I/O, no C.
+        library("WireParsing"),
+
+        // Pure codecs: no I/O, no C, every input untrusted.
+        library("HAPCatalog"),
+        library("TLV8", ["WireParsing"]),
+        library("HTTP1", ["WireParsing"]),
+        library("DNS", ["WireParsing", "HAPCatalog"]),
+        library("HAPJSON", ["WireParsing", "HAPCatalog"]),
+
+        // Cryptography over libsodium.
+        library("HAPCrypto", ["CSodium", "WireParsing"]),
+
+        // Capture over libpcap, then link/IP/UDP/TCP decoding and stream reassembly.
+        library("Capture", ["CPcap", "Packets"]),
+        library("Packets", ["WireParsing"]),
+        library("TCPReassembly", ["Packets"]),
+
+        // Session analysis: HAP connections, pairing, decryption, the event stream and the model.
+        library("HAPAnalysis", [
+            "Capture", "Packets", "TCPReassembly", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCrypto", "HAPCatalog",
+        ]),
+
+        // Consumers of the event stream.
+        library("Audit", ["HAPAnalysis"]),
+        library("Reports", ["HAPAnalysis", "Audit"]),
+
+        // The command line.
+        library("ArgumentParsing"),
+        .executableTarget(
+            name: "hapscope",
+            dependencies: ["ArgumentParsing", "HAPAnalysis", "Audit", "Reports", "Capture"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "hapbench",
+            dependencies: ["ArgumentParsing", "HAPAnalysis", "HAPCrypto", "TLV8", "Capture", "Packets"],
+            swiftSettings: swiftSettings),
+
+        // Tests mirror the modules.
+        tests("WireParsingTests", ["WireParsing"]),
+        tests("HAPCatalogTests", ["HAPCatalog"]),
+        tests("TLV8Tests", ["TLV8", "WireParsing"]),
+        tests("HTTP1Tests", ["HTTP1", "WireParsing"]),
+        tests("DNSTests", ["DNS", "WireParsing"]),
+        tests("HAPJSONTests", ["HAPJSON", "WireParsing", "HAPCatalog"]),
+        tests("HAPCryptoTests", ["HAPCrypto"]),
+        tests("CaptureTests", ["Capture", "Packets"]),
+        tests("PacketsTests", ["Packets"]),
+        tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
+        tests("HAPAnalysisTests", ["HAPAnalysis"]),
+        tests("AuditTests", ["Audit", "HAPAnalysis"]),
+        tests("ReportsTests", ["Reports", "HAPAnalysis"]),
+        tests("ArgumentParsingTests", ["ArgumentParsing"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// ArgumentParsing: placeholder until the module lands.

@@ -1,0 +1,1 @@
+// Audit: placeholder until the module lands.

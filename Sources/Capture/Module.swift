@@ -1,0 +1,1 @@
+// Capture: placeholder until the module lands.

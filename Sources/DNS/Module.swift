@@ -1,0 +1,1 @@
+// DNS: placeholder until the module lands.

@@ -1,0 +1,1 @@
+// HAPAnalysis: placeholder until the module lands.

@@ -1,0 +1,1 @@
+// HAPCrypto: placeholder until the module lands.

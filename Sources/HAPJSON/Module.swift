@@ -1,0 +1,1 @@
+// HAPJSON: placeholder until the module lands.

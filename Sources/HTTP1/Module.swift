@@ -1,0 +1,1 @@
+// HTTP1: placeholder until the module lands.

@@ -1,0 +1,63 @@
+/// TCP header flags (RFC 9293 §3.1).
+public struct TCPFlags: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let fin = TCPFlags(rawValue: 0x01)
+    public static let syn = TCPFlags(rawValue: 0x02)
+    public static let rst = TCPFlags(rawValue: 0x04)
+    public static let psh = TCPFlags(rawValue: 0x08)
+    public static let ack = TCPFlags(rawValue: 0x10)
+    public static let urg = TCPFlags(rawValue: 0x20)
+    public static let ece = TCPFlags(rawValue: 0x40)
+    public static let cwr = TCPFlags(rawValue: 0x80)
+}
+
+/// A decoded TCP segment.
+///
+/// `payload` points into the packet buffer (or an IP reassembly buffer) and is valid only for
+/// the duration of the call that hands the segment over; whoever must keep bytes copies them.
+public struct TCPSegment {
+    public var packet: PacketInfo
+    public var source: Endpoint
+    public var destination: Endpoint
+    public var sequenceNumber: UInt32
+    public var acknowledgmentNumber: UInt32
+    public var flags: TCPFlags
+    public var window: UInt16
+    public var payload: UnsafeRawBufferPointer
+    /// Payload bytes the sender sent but the capture does not hold (snap length), which the
+    /// reassembler must treat as a gap rather than as data.
+    public var missingPayloadCount: Int
+
+    public init(
+        packet: PacketInfo, source: Endpoint, destination: Endpoint, sequenceNumber: UInt32,
+        acknowledgmentNumber: UInt32, flags: TCPFlags, window: UInt16, payload: UnsafeRawBufferPointer,
+        missingPayloadCount: Int = 0
+    ) {
+        self.packet = packet
+        self.source = source
+        self.destination = destination
+        self.sequenceNumber = sequenceNumber
+        self.acknowledgmentNumber = acknowledgmentNumber
+        self.flags = flags
+        self.window = window
+        self.payload = payload
+        self.missingPayloadCount = missingPayloadCount
+    }
+}
+
+/// A decoded UDP datagram; `payload` is valid only for the call that hands it over.
+public struct UDPDatagram {
+    public var packet: PacketInfo
+    public var source: Endpoint
+    public var destination: Endpoint
+    public var payload: UnsafeRawBufferPointer
+
+    public init(packet: PacketInfo, source: Endpoint, destination: Endpoint, payload: UnsafeRawBufferPointer) {
+        self.packet = packet
+        self.source = source
+        self.destination = destination
+        self.payload = payload
+    }
+}

@@ -1,0 +1,41 @@
+import Packets
+
+/// Which way bytes flow on a connection. The client is the side that sent the SYN; for a
+/// connection first seen mid-stream the reassembler guesses (see `TCPReassembler`).
+public enum TCPDirection: Hashable, Sendable {
+    case clientToServer
+    case serverToClient
+
+    public var reversed: TCPDirection { self == .clientToServer ? .serverToClient : .clientToServer }
+}
+
+/// Why the reassembler stopped following a connection.
+public enum TCPCloseReason: Hashable, Sendable {
+    /// Both sides sent FIN, and everything before them was delivered.
+    case fin
+    case reset
+    /// No packet for longer than the configured idle timeout.
+    case idleTimeout
+    /// Dropped to stay within the connection limit.
+    case evicted
+    /// The input ended while the connection was open.
+    case captureEnded
+}
+
+/// The consumer of reassembled streams. Calls arrive in capture order; for each connection and
+/// direction, `didReceive` bytes and `didSkipGap` events together cover the stream exactly once,
+/// in sequence order.
+public protocol TCPStreamDelegate: AnyObject {
+    func tcpConnectionOpened(_ connection: TCPConnection)
+
+    /// In-order stream bytes. `bytes` is valid only during the call; `packet` is the segment
+    /// the bytes were captured in.
+    func tcpStream(_ connection: TCPConnection, direction: TCPDirection, didReceive bytes: UnsafeRawBufferPointer, packet: PacketInfo)
+
+    /// `byteCount` bytes of the stream were never captured (or were dropped by a limit). The
+    /// next `didReceive` continues after them; consumers resynchronise.
+    func tcpStream(_ connection: TCPConnection, direction: TCPDirection, didSkipGapOf byteCount: UInt64, packet: PacketInfo)
+
+    /// The connection ended; `packet` is the packet that ended it, if any.
+    func tcpConnectionClosed(_ connection: TCPConnection, reason: TCPCloseReason, packet: PacketInfo?)
+}

@@ -1,0 +1,1 @@
+// TLV8: placeholder until the module lands.

@@ -1,0 +1,65 @@
+/// The one error type every wire parser throws.
+///
+/// It names the layer that failed, a small code, the absolute byte offset in the input the
+/// parser was given, and what the parser expected to find there. Two errors are equal when
+/// their layer and code are equal, so tests can match on the kind of failure without
+/// depending on the wording of `expected`.
+public struct DecodeError: Error, Sendable, CustomStringConvertible {
+    /// The protocol layer whose parser failed. Each module declares its own layers.
+    public struct Layer: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+    }
+
+    /// What kind of failure this is.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The input ended before the structure did: a snap length, the end of a capture, a
+        /// short message. The sender may have done nothing wrong.
+        public static let truncated = Code(rawValue: "truncated")
+        /// The sender broke a rule of the protocol.
+        public static let malformed = Code(rawValue: "malformed")
+        /// A configured bound (size, depth, count) was reached; the input may be legal.
+        public static let limitExceeded = Code(rawValue: "limit exceeded")
+        /// Legal input that this parser does not handle.
+        public static let unsupported = Code(rawValue: "unsupported")
+
+        public var description: String { rawValue }
+    }
+
+    public var layer: Layer
+    public var code: Code
+    /// Absolute byte offset, in the input the parser was handed, of the first byte that did
+    /// not fit.
+    public var offset: Int
+    /// What the parser expected, in words a user can act on.
+    public var expected: String
+
+    public init(_ code: Code, layer: Layer, offset: Int, expected: String) {
+        self.layer = layer
+        self.code = code
+        self.offset = offset
+        self.expected = expected
+    }
+
+    public var description: String {
+        "\(layer): \(code) at byte \(offset): expected \(expected)"
+    }
+}
+
+extension DecodeError: Equatable {
+    public static func == (lhs: DecodeError, rhs: DecodeError) -> Bool {
+        lhs.layer == rhs.layer && lhs.code == rhs.code
+    }
+}
+
+extension DecodeError: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(layer)
+        hasher.combine(code)
+    }
+}
