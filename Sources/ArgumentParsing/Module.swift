@@ -1,1 +1,0 @@
-// ArgumentParsing: placeholder until the module lands.
