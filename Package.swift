@@ -66,9 +66,11 @@ let package = Package(
             name: "hapscope",
             dependencies: ["ArgumentParsing", "HAPAnalysis", "Audit", "Reports", "Capture"],
             swiftSettings: swiftSettings),
+        // Counts heap allocations for hapbench's per-operation figures; linked into hapbench only.
+        .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "hapbench",
-            dependencies: ["ArgumentParsing", "HAPAnalysis", "HAPCrypto", "TLV8", "Capture", "Packets"],
+            dependencies: ["ArgumentParsing", "HAPAnalysis", "HAPCrypto", "TLV8", "Capture", "Packets", "CAllocationCounter"],
             swiftSettings: swiftSettings),
 
         // Tests mirror the modules.

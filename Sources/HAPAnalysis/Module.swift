@@ -1,1 +1,0 @@
-// HAPAnalysis: placeholder until the module lands.
