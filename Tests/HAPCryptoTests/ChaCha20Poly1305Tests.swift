@@ -62,7 +62,7 @@ import HAPCrypto
         let plaintextCount = Self.rfcPlaintext.count
         let key = rfcKey, nonce = rfcNonce
         let additionalData = Self.rfcAdditionalData
-        let sealedCount = try buffer.withUnsafeMutableBytes { buffer in
+        let sealedCount: Int = try buffer.withUnsafeMutableBytes { buffer in
             try additionalData.withUnsafeBytes { additionalData in
                 try ChaCha20Poly1305.seal(
                     UnsafeRawBufferPointer(rebasing: buffer[..<plaintextCount]), key: key, nonce: nonce,
@@ -71,7 +71,7 @@ import HAPCrypto
         }
         #expect(sealedCount == buffer.count)
         #expect(buffer == Self.rfcCiphertext + Self.rfcTag)
-        let openedCount = try buffer.withUnsafeMutableBytes { buffer in
+        let openedCount: Int = try buffer.withUnsafeMutableBytes { buffer in
             try additionalData.withUnsafeBytes { additionalData in
                 try ChaCha20Poly1305.open(UnsafeRawBufferPointer(buffer), key: key, nonce: nonce, authenticating: additionalData, into: buffer)
             }
