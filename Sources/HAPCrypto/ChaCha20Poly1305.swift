@@ -22,7 +22,7 @@ public enum ChaCha20Poly1305 {
             self.secret = secret
         }
 
-        /// A fresh random key (`crypto_aead_chacha20poly1305_ietf_keygen`'s source).
+        /// A fresh random key (`randombytes_buf`, as `crypto_aead_chacha20poly1305_ietf_keygen`).
         public static func random() -> Key {
             Key(validSecret: .random(count: ChaCha20Poly1305.keyByteCount))
         }

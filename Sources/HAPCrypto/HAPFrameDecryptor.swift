@@ -8,7 +8,9 @@
 /// The first frame that fails to authenticate stops the direction: `decrypt` throws once
 /// and ignores every later piece, because after a failure frame boundaries and counters
 /// can no longer be trusted. Before throwing it tries nearby counters, which tells a
-/// skipped or reused counter apart from a wrong key or altered bytes.
+/// skipped or reused counter apart from a wrong key or altered bytes. A capture gap
+/// (`skipGap(byteCount:)`) costs only the frame it falls into when that frame's length is
+/// known; otherwise it stops the direction the same way.
 public struct HAPFrameDecryptor: Sendable {
     /// Bounds on what one direction may make the decryptor do.
     public struct Configuration: Sendable, Hashable {

@@ -33,8 +33,16 @@ public struct SHA512: Sendable {
     /// The digest of everything appended (`crypto_hash_sha512_final`).
     public consuming func finalize() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: SHA512.byteCount) { buffer, initializedCount in
-            crypto_hash_sha512_final(&state, buffer.baseAddress!)
+            finalize(into: UnsafeMutableRawBufferPointer(buffer))
             initializedCount = SHA512.byteCount
         }
+    }
+
+    /// Writes the digest into the first 64 bytes of `output`, which the caller guarantees
+    /// are there, so that a digest used as a key can go straight into secret storage.
+    consuming func finalize(into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count >= SHA512.byteCount, "SHA-512 output buffer shorter than 64 bytes")
+        crypto_hash_sha512_final(&state, output.sodiumOutput!)
+        sodium_memzero(&state, MemoryLayout<crypto_hash_sha512_state>.size)
     }
 }

@@ -45,6 +45,26 @@ public enum SRPGroup {
         return hasher
     }()
 
+    /// The session key K = H(S), for key logs that record the premaster secret S rather
+    /// than K. Implementations hash S in two ways (PROTOCOL §2.3), and when S starts with a
+    /// zero byte the two give different keys.
+    ///
+    /// - Throws: `CryptoError.invalidSize` when S is longer than N (384 bytes).
+    public static func sessionKey(premasterSecret: SecretBytes, encoding: SRPPremasterSecretEncoding) throws(CryptoError) -> SecretBytes {
+        guard premasterSecret.count <= primeByteCount else {
+            throw CryptoError(.invalidSize, "the SRP premaster secret S must be at most \(primeByteCount) bytes, not \(premasterSecret.count)")
+        }
+        var hasher = SHA512()
+        premasterSecret.withUnsafeBytes { premasterSecret in
+            let significant = UnsafeRawBufferPointer(rebasing: premasterSecret.drop { $0 == 0 })
+            if encoding == .padded {
+                hasher.update([UInt8](repeating: 0, count: primeByteCount - significant.count).span.bytes)
+            }
+            hasher.update(significant)
+        }
+        return SecretBytes(byteCount: SHA512.byteCount) { hasher.finalize(into: $0) }
+    }
+
     /// What is wrong with a salt as sent in Pair Setup M2, if anything.
     public static func check(salt: RawSpan) -> SRPParameterProblem? {
         salt.byteCount == saltByteCount ? nil : .saltLength(byteCount: salt.byteCount)
@@ -53,7 +73,8 @@ public enum SRPGroup {
     /// What is wrong with a public value (A from M3, B from M2) as sent, if anything.
     ///
     /// A value of at most 384 bytes is below 2^3072 < 2N, so it is ≡ 0 mod N exactly when it
-    /// equals 0 or N; a receiver must abort then (RFC 5054 §2.5.4, ADK and fast-srp do).
+    /// equals 0 or N; the receiver must abort then (RFC 5054 §2.5.3 for B, §2.5.4 for A;
+    /// ADK and fast-srp do).
     /// A value above N was never reduced mod N, which fast-srp rejects as well.
     public static func check(publicKey value: RawSpan, of party: SRPParty) -> SRPParameterProblem? {
         guard value.byteCount <= primeByteCount else {

@@ -31,6 +31,21 @@ public enum SRPValueEncoding: Sendable, Hashable, CaseIterable, CustomStringConv
     }
 }
 
+/// How an implementation feeds the premaster secret S into K = H(S) (PROTOCOL §2.3).
+public enum SRPPremasterSecretEncoding: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Leading zero bytes stripped (ADK, esp-homekit-sdk, HAP-python, homekit_python).
+    case minimal
+    /// Left-padded to 384 bytes (fast-srp in HAP-NodeJS, aiohomekit).
+    case padded
+
+    public var description: String {
+        switch self {
+        case .minimal: "minimal S"
+        case .padded: "padded S"
+        }
+    }
+}
+
 /// How an implementation uses the 64-byte SRP session key K in proofs and key derivation.
 public enum SRPSessionKeyEncoding: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// All 64 bytes (ADK, esp-homekit-sdk, HAP-NodeJS, aiohomekit).

@@ -10,11 +10,14 @@ public struct SetupCode: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `CryptoError.invalidFormat` for anything else.
     public init(_ text: some StringProtocol) throws(CryptoError) {
         let characters = Array(text.utf8)
+        let dashPositions = [3, 6]
         let isWellFormed = characters.count == 10 && characters.indices.allSatisfy { index in
-            index == 3 || index == 6 ? characters[index] == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(characters[index])
+            dashPositions.contains(index)
+                ? characters[index] == UInt8(ascii: "-")
+                : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(characters[index])
         }
         guard isWellFormed else {
-            throw CryptoError(.invalidFormat, "a HAP setup code has the form XXX-XX-XXX with digits, not \(characters.count) characters \"\(text)\"")
+            throw CryptoError(.invalidFormat, "\"\(text)\" is not a HAP setup code of the form XXX-XX-XXX")
         }
         self.text = String(text)
     }

@@ -336,6 +336,39 @@ extension HAPFrameDecryptor {
         #expect(description == "HAP frame 1 at stream offset 118 (length not captured): a capture gap of 10 bytes hides where the next frame starts")
     }
 
+    @Test func aSecondGapRunningPastTheLostFrameStopsAtTheNextBoundary() throws {
+        let (bytes, _) = try stream(frameLengths: [100, 200, 300], key: controllerToAccessory)
+        let secondFrame = 118, thirdFrame = 118 + 218
+        var decryptor = HAPFrameDecryptor(key: controllerToAccessory)
+        _ = try decryptor.collect([Array(bytes[..<(secondFrame + 50)])])
+        #expect(try decryptor.skipGap(byteCount: 10) == 1)
+        #expect(throws: HAPFrameDecryptionError(.frameBoundaryLost(gapByteCount: 200), counter: 2, streamOffset: thirdFrame, declaredLength: nil)) {
+            try decryptor.skipGap(byteCount: 200)
+        }
+    }
+
+    @Test func randomBytesNeverAuthenticateAndFailAtMostOnce() {
+        var generator = SplitMix64(seed: 0xBAD_F00D)
+        for _ in 0..<500 {
+            let garbage = (0..<Int.random(in: 0...400, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var decryptor = HAPFrameDecryptor(key: controllerToAccessory)
+            var frames = 0
+            var failures = 0
+            var start = 0
+            while start < garbage.count {
+                let end = min(start + Int.random(in: 1...64, using: &generator), garbage.count)
+                do {
+                    try decryptor.decrypt(Array(garbage[start..<end])) { _ in frames += 1 }
+                } catch {
+                    failures += 1
+                }
+                start = end
+            }
+            #expect(frames == 0)
+            #expect(failures <= 1)
+        }
+    }
+
     @Test func anEmptyGapChangesNothing() throws {
         var decryptor = HAPFrameDecryptor(key: controllerToAccessory)
         #expect(try decryptor.skipGap(byteCount: 0) == nil)

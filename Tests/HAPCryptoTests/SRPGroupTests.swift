@@ -62,4 +62,50 @@ import HAPCrypto
         let problem = SRPGroup.check(publicKey: padded.span.bytes, of: .controller)
         #expect(problem == .publicKeyTooLong(.controller, byteCount: 385))
     }
+
+    @Test func kFromTheFactSheetsSIsTheSameUnderBothEncodings() throws {
+        let minimal = try SRPGroup.sessionKey(premasterSecret: secret(HAPVectors.srpS), encoding: .minimal)
+        let padded = try SRPGroup.sessionKey(premasterSecret: secret(HAPVectors.srpS), encoding: .padded)
+        #expect(minimal.revealedBytes() == hex(HAPVectors.srpK))
+        #expect(padded == minimal)
+    }
+
+    @Test func kFromAnSWithALeadingZeroDependsOnTheEncoding() throws {
+        // test-vectors §4: the two camps of PROTOCOL §2.3 derive different keys.
+        let minimal = try SRPGroup.sessionKey(premasterSecret: secret(HAPVectors.srpLeadingZeroS), encoding: .minimal)
+        let padded = try SRPGroup.sessionKey(premasterSecret: secret(HAPVectors.srpLeadingZeroS), encoding: .padded)
+        #expect(minimal.revealedBytes() == hex(HAPVectors.srpKFromStrippedS))
+        #expect(padded.revealedBytes() == hex(HAPVectors.srpKFromPaddedS))
+        let unpadded = try SRPGroup.sessionKey(premasterSecret: SecretBytes(Array(hex(HAPVectors.srpLeadingZeroS).dropFirst())), encoding: .padded)
+        #expect(unpadded == padded)
+    }
+
+    @Test func anSLongerThanNIsRefused() {
+        #expect(throws: CryptoError(.invalidSize, "")) {
+            try SRPGroup.sessionKey(premasterSecret: SecretBytes([UInt8](repeating: 1, count: 385)), encoding: .minimal)
+        }
+    }
+
+    @Test func theHashOnlyIntermediatesOfTheFactSheetFollowFromTheGroup() {
+        // x = H(s ‖ H(I ‖ ":" ‖ P)), k = H(N ‖ PAD(g)), u = H(PAD(A) ‖ PAD(B)): no big numbers
+        // needed, and they pin the username, the prime and the padding the vectors assume.
+        var inner = SHA512()
+        inner.update(ascii(SRPGroup.username + ":111-22-333").span.bytes)
+        let innerHash = inner.finalize()
+        var x = SHA512()
+        x.update(hex(HAPVectors.srpSalt).span.bytes)
+        x.update(innerHash.span.bytes)
+        #expect(x.finalize() == hex(HAPVectors.srpX))
+
+        let prime = SRPGroup.prime
+        var k = SHA512()
+        k.update(prime.span.bytes)
+        k.update(([UInt8](repeating: 0, count: 383) + [SRPGroup.generator]).span.bytes)
+        #expect(k.finalize() == hex(HAPVectors.srpMultiplier))
+
+        var u = SHA512()
+        u.update(hex(HAPVectors.srpA).span.bytes)
+        u.update(hex(HAPVectors.srpB).span.bytes)
+        #expect(u.finalize() == hex(HAPVectors.srpU))
+    }
 }
