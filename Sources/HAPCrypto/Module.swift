@@ -1,1 +1,0 @@
-// HAPCrypto: placeholder until the module lands.
