@@ -84,7 +84,7 @@ let package = Package(
         tests("CaptureTests", ["Capture", "Packets"]),
         tests("PacketsTests", ["Packets"]),
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
-        tests("HAPAnalysisTests", ["HAPAnalysis"]),
+        tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing"]),
         tests("AuditTests", ["Audit", "HAPAnalysis"]),
         tests("ReportsTests", ["Reports", "HAPAnalysis"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),

@@ -54,9 +54,9 @@ public struct KeyLog: Sendable {
 
     public mutating func add(parsing text: String, source: String) throws(Problem) {
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // `isNewline` also matches "\r\n", which Swift treats as one Character.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
-            let line = rawLine.trimmingTrailingCarriageReturn()
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let first = fields.first, !first.hasPrefix("#") else { continue }
             func problem(_ message: String) -> Problem {
@@ -121,12 +121,6 @@ public struct KeyLog: Sendable {
 
     public func controllerLongTermPublicKey(_ pairingID: String) -> [UInt8]? {
         publicKeys[.controllerLTPK]?[pairingID] ?? publicKeys[.controllerLTPK]?.first { $0.key.caseInsensitiveEquals(pairingID) }?.value
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingTrailingCarriageReturn() -> Substring {
-        last == "\r" ? dropLast() : self
     }
 }
 
