@@ -1,0 +1,162 @@
+"""Recording one scenario: namespaces up, capture on, accessory, controller, everything down again.
+
+The capture runs in the accessory's namespace (on its side of the relay in ``lossy-link``). Every
+process this module starts runs in a session of its own and is stopped by its own id when the scenario
+ends, however it ends; the namespaces are deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .netns import INTERFACE, RELAY_TO_ACCESSORY, RELAY_TO_CONTROLLER, Topology
+from .scenarios import DUMPCAP, TCPDUMP_ANY, WRONG_SETUP_CODE, Scenario
+from .srpsearch import choose_seed
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+READY_TIMEOUT = 30.0
+STOP_TIMEOUT = 20.0
+CAPTURE_DRAIN_SECONDS = 1.5
+
+
+class ScenarioFailed(RuntimeError):
+    pass
+
+
+@dataclass
+class Recording:
+    scenario: Scenario
+    seed: int
+    workdir: Path
+    capture: Path
+
+
+class Processes:
+    """The processes of one scenario run, each in its own session, stopped by id on exit."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self._running: list[tuple[str, subprocess.Popen]] = []
+
+    def start(self, role: str, namespace: str, command: list[str]) -> subprocess.Popen:
+        log = (self.workdir / f"{role}.log").open("wb")
+        process = subprocess.Popen(
+            ["ip", "netns", "exec", namespace, *command],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=PACKAGE_ROOT,
+            start_new_session=True,
+        )
+        self._running.append((role, process))
+        return process
+
+    def python(self, role: str, namespace: str, module: str, *arguments: str) -> subprocess.Popen:
+        return self.start(role, namespace, [sys.executable, "-m", module, *arguments])
+
+    def stop(self, process: subprocess.Popen, signum: int = signal.SIGTERM, timeout: float = STOP_TIMEOUT) -> int:
+        if process.poll() is None:
+            process.send_signal(signum)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(5)
+        return process.returncode
+
+    def __enter__(self) -> Processes:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for _, process in reversed(self._running):
+            if process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.wait(5)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str, watched: subprocess.Popen) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if watched.poll() is not None:
+            raise ScenarioFailed(f"{what}: the process exited early with status {watched.returncode}")
+        if time.monotonic() > deadline:
+            raise ScenarioFailed(f"{what}: not ready after {timeout:.0f} s")
+        time.sleep(0.05)
+
+
+def capture_command(scenario: Scenario, path: Path) -> list[str]:
+    if scenario.capture == DUMPCAP:
+        return ["dumpcap", "-q", "-i", INTERFACE, "-s", "0", "-w", str(path)]
+    interface = "any" if scenario.capture == TCPDUMP_ANY else INTERFACE
+    # -Z root: tcpdump otherwise drops to its own user before it can write into our work directory.
+    # --immediate-mode: packets still waiting in a TPACKET_V3 block would be lost when tcpdump stops.
+    return ["tcpdump", "-Z", "root", "--immediate-mode", "-U", "-n", "-s", "0", "-i", interface, "-w", str(path)]
+
+
+def record_scenario(scenario: Scenario) -> Recording:
+    plan = [(attempt.right_code, attempt.succeeds) for attempt in scenario.pair_setups]
+    seed = choose_seed(scenario.seed, scenario.setup_code, WRONG_SETUP_CODE, plan)
+    workdir = Path(tempfile.mkdtemp(prefix=f"hapcapture-{scenario.name}-"))
+    capture = workdir / f"{scenario.name}{scenario.capture_suffix}"
+    peer_arguments = ["--scenario", scenario.name, "--seed", str(seed), "--workdir", str(workdir)]
+    # record.sh passes its own pid so that it can find and remove the namespaces should we die.
+    run_id = os.environ.get("HAPCAPTURE_RUN_ID", str(os.getpid()))
+
+    with Topology(run_id, scenario.addressing, relayed=scenario.impairment is not None) as topology, Processes(
+        workdir
+    ) as processes:
+        capturer = processes.start("capture", topology.accessory_ns, capture_command(scenario, capture))
+        # Both tools write the file header as soon as the capture is open.
+        wait_until(lambda: capture.exists() and capture.stat().st_size > 0, READY_TIMEOUT, "capture", capturer)
+
+        relay = None
+        if scenario.impairment is not None:
+            assert topology.relay_ns is not None
+            impairment = scenario.impairment
+            relay = processes.python(
+                "relay", topology.relay_ns, "hapcapture.relay",
+                "--ports", RELAY_TO_CONTROLLER, RELAY_TO_ACCESSORY,
+                "--seed", str(seed),
+                "--drop", str(impairment.drop),
+                "--duplicate", str(impairment.duplicate),
+                "--reorder", str(impairment.reorder),
+                "--hold-ms", str(impairment.hold_seconds * 1000),
+                "--stats", str(workdir / "relay.json"),
+                "--ready", str(workdir / "relay.ready"),
+            )  # fmt: skip
+            wait_until((workdir / "relay.ready").exists, READY_TIMEOUT, "relay", relay)
+
+        accessory = processes.python("accessory", topology.accessory_ns, "hapcapture.accessory", *peer_arguments)
+        wait_until((workdir / "accessory.ready").exists, READY_TIMEOUT, "accessory", accessory)
+        controller = processes.python("controller", topology.controller_ns, "hapcapture.controller", *peer_arguments)
+        try:
+            controller_status = controller.wait(scenario.time_limit + 30)
+        except subprocess.TimeoutExpired:
+            controller_status = processes.stop(controller)
+        accessory_status = processes.stop(accessory)
+        time.sleep(CAPTURE_DRAIN_SECONDS)  # let the last FIN/ACKs and the mDNS goodbye reach the file
+        processes.stop(capturer, signal.SIGINT)
+        if relay is not None:
+            processes.stop(relay)
+
+    if controller_status != 0 or accessory_status != 0:
+        raise ScenarioFailed(
+            f"{scenario.name}: controller exited {controller_status}, accessory {accessory_status}; logs in {workdir}"
+        )
+    return Recording(scenario=scenario, seed=seed, workdir=workdir, capture=capture)
+
+
+def discard(recording: Recording) -> None:
+    shutil.rmtree(recording.workdir, ignore_errors=True)
