@@ -21,6 +21,7 @@ from pyhap.const import (
 MANUFACTURER = "hapscope"
 FIRMWARE_REVISION = "1.0.0"
 LOCK_UNSECURED, LOCK_SECURED = 0, 1
+EXTRA_LIGHTS = 40
 
 
 def describe(accessory: Accessory, model: str, serial_number: str) -> None:
@@ -123,6 +124,14 @@ def demo_bridge(driver: AccessoryDriver, name: str, temperature_interval: float 
     bridge.add_accessory(Outlet(driver, "Coffee Maker", "HS-OUTLET-0001"))
     bridge.add_accessory(DoorLock(driver, "Front Door", "HS-LOCK-0001"))
     bridge.add_accessory(Thermostat(driver, "Hallway Thermostat", "HS-THERMO-0001"))
+    return bridge
+
+
+def demo_bridge_with_lights(driver: AccessoryDriver, name: str) -> Bridge:
+    """The demo bridge plus ``EXTRA_LIGHTS`` lightbulbs, for requests longer than one TCP segment."""
+    bridge = demo_bridge(driver, name)
+    for number in range(1, EXTRA_LIGHTS + 1):
+        bridge.add_accessory(Lightbulb(driver, f"Light {number:02d}", f"HS-LAMP-{number + 100:04d}"))
     return bridge
 
 

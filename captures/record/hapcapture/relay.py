@@ -1,7 +1,8 @@
 """A seeded, lossy Ethernet bridge between two interfaces (the kernel here has no ``netem``).
 
-Every frame received on one port is, by a draw from a seeded PRNG, dropped, sent twice, held back for
-a while (so that frames behind it overtake it), or forwarded at once out of the other port. Unicast,
+Every frame received on one port is, by a draw from a seeded PRNG, dropped, sent twice, held back, or
+forwarded at once out of the other port. A held-back frame goes out right after the next frame
+forwarded the same way (which thereby overtakes it), or after ``--hold-ms`` if none comes. Unicast,
 broadcast and multicast are all treated alike, so mDNS suffers too. The decision sequence depends only
 on the seed and on the order frames arrive in.
 
@@ -16,7 +17,6 @@ Stops on SIGTERM or SIGINT and then writes its counters to ``--stats``.
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
 import random
 import select
@@ -37,7 +37,8 @@ class RelayCounters:
     forwarded: int = 0
     dropped: int = 0
     duplicated: int = 0
-    held_back: int = 0
+    overtaken: int = 0
+    delayed: int = 0
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,8 @@ class Relay:
         self.counters = RelayCounters()
         self.sockets = [self._open(port) for port in ports]
         self.peer = {self.sockets[0]: self.sockets[1], self.sockets[1]: self.sockets[0]}
-        self._held: list[tuple[float, int, socket.socket, bytes]] = []
-        self._sequence = 0
+        # Per outgoing port, the frames held back: (release deadline, frame), oldest first.
+        self._held: dict[socket.socket, list[tuple[float, bytes]]] = {sock: [] for sock in self.sockets}
         self.running = True
 
     @staticmethod
@@ -71,7 +72,8 @@ class Relay:
 
     def run(self) -> None:
         while self.running:
-            timeout = max(0.0, self._held[0][0] - time.monotonic()) if self._held else 0.5
+            deadlines = [held[0][0] for held in self._held.values() if held]
+            timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else 0.5
             try:
                 readable, _, _ = select.select(self.sockets, [], [], timeout)
             except InterruptedError:
@@ -82,8 +84,9 @@ class Relay:
                 if address[2] == PACKET_OUTGOING:
                     continue
                 self._handle(frame, self.peer[sock])
-            self._release_due()
-        self._release_all()
+            self._release_expired()
+        for out in self.sockets:
+            self._release(out)
 
     def _handle(self, frame: bytes, out: socket.socket) -> None:
         self.counters.received += 1
@@ -93,14 +96,18 @@ class Relay:
             self.counters.dropped += 1
         elif draw < drop + duplicate:
             self.counters.duplicated += 1
-            self._send(out, frame)
+            self._forward(out, frame)
             self._send(out, frame)
         elif draw < drop + duplicate + reorder:
-            self.counters.held_back += 1
-            self._sequence += 1
-            heapq.heappush(self._held, (time.monotonic() + self.impairment.hold_seconds, self._sequence, out, frame))
+            self._held[out].append((time.monotonic() + self.impairment.hold_seconds, frame))
         else:
-            self._send(out, frame)
+            self._forward(out, frame)
+
+    def _forward(self, out: socket.socket, frame: bytes) -> None:
+        self._send(out, frame)
+        # The frames held back for this port arrive behind the one that has just overtaken them.
+        self.counters.overtaken += len(self._held[out])
+        self._release(out)
 
     def _send(self, out: socket.socket, frame: bytes) -> None:
         try:
@@ -110,16 +117,18 @@ class Relay:
             # The far end went down while the scenario was ending; nothing is waiting for this frame.
             self.counters.dropped += 1
 
-    def _release_due(self) -> None:
-        now = time.monotonic()
-        while self._held and self._held[0][0] <= now:
-            _, _, out, frame = heapq.heappop(self._held)
+    def _release(self, out: socket.socket) -> None:
+        held, self._held[out] = self._held[out], []
+        for _, frame in held:
             self._send(out, frame)
 
-    def _release_all(self) -> None:
-        while self._held:
-            _, _, out, frame = heapq.heappop(self._held)
-            self._send(out, frame)
+    def _release_expired(self) -> None:
+        now = time.monotonic()
+        for out, held in self._held.items():
+            while held and held[0][0] <= now:
+                _, frame = held.pop(0)
+                self.counters.delayed += 1
+                self._send(out, frame)
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
+from aiohomekit.controller.ip.pairing import IpPairing
 from aiohomekit.exceptions import AuthenticationError, UnpairedError
 from aiohomekit.model.characteristics import CharacteristicsTypes as Types
 from pyhap.accessory import Accessory
@@ -56,6 +57,8 @@ class Scenario:
     capture: str = TCPDUMP
     impairment: Impairment | None = None
     pair_setups: tuple[PairSetupAttempt, ...] = FIRST_TRY
+    # Display filters that must each match a packet, or the scenario is recorded again (see record.py).
+    capture_must_show: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     accessory_hook: Callable[[AccessoryDriver], None] | None = None
     controller_hook: Callable[[], None] | None = None
@@ -78,6 +81,11 @@ async def demo_story(story: Story) -> None:
     discovery = await story.discover()
     pairing = await story.pair(discovery)
     db = Database(await pairing.list_accessories_and_characteristics())
+    await demo_requests(story, pairing, db)
+    await pairing.close()
+
+
+async def demo_requests(story: Story, pairing: IpPairing, db: Database) -> None:
     lamp_on = db.characteristic("Desk Lamp", Types.ON)
     lamp_brightness = db.characteristic("Desk Lamp", Types.BRIGHTNESS)
     temperature = db.characteristic("Living Room Sensor", Types.TEMPERATURE_CURRENT)
@@ -97,6 +105,25 @@ async def demo_story(story: Story) -> None:
     await pairing.identify()
     await pairing.unsubscribe([temperature])
     await pairing.get_characteristics([temperature, lock_current, lamp_on])
+
+
+async def lossy_story(story: Story) -> None:
+    """The demo requests, then a read and a write each longer than one TCP segment.
+
+    Over the relay, a request of several segments is what lets a held-back frame be overtaken before the
+    capture point (the accessory's side) sees it.
+    """
+    discovery = await story.discover()
+    pairing = await story.pair(discovery)
+    db = Database(await pairing.list_accessories_and_characteristics())
+    await demo_requests(story, pairing, db)
+    lights = [f"Light {number:02d}" for number in range(1, accessories.EXTRA_LIGHTS + 1)]
+    for on in (True, False):
+        await pairing.get_characteristics(db.readable())
+        await pairing.put_characteristics(
+            [(*db.characteristic(name, Types.ON), on) for name in lights]
+            + [(*db.characteristic(name, Types.BRIGHTNESS), 10 + index) for index, name in enumerate(lights)]
+        )
     await pairing.close()
 
 
@@ -252,14 +279,16 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario(
             name="lossy-link",
             description=(
-                "The bridge story over a link that drops, duplicates and delays Ethernet frames (a seeded "
-                "user-space relay between the two namespaces); captured on the accessory's side."
+                "The bridge story (on a bridge with 40 more lights) over a link that drops, duplicates and "
+                "reorders Ethernet frames (a seeded user-space relay between the two namespaces), plus a read "
+                "and a write longer than one TCP segment; captured on the accessory's side."
             ),
             seed=4001,
             accessory_name=BRIDGE_NAME,
-            build_accessory=accessories.demo_bridge,
-            story=demo_story,
-            impairment=Impairment(drop=0.08, duplicate=0.05, reorder=0.08, hold_seconds=0.04),
+            build_accessory=accessories.demo_bridge_with_lights,
+            story=lossy_story,
+            impairment=Impairment(drop=0.08, duplicate=0.05, reorder=0.2, hold_seconds=0.04),
+            capture_must_show=("tcp.analysis.retransmission", "tcp.analysis.out_of_order"),
             time_limit=150.0,
         ),
         Scenario(

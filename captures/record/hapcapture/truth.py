@@ -418,9 +418,13 @@ def generated_notes(recording: Recording, accessory: list[dict], controller: lis
         stats = json.loads(relay_stats.read_text())
         counters, impairment = stats["counters"], stats["impairment"]
         notes.append(
-            "relay between the namespaces: drop {drop}, duplicate {duplicate}, hold back {hold_seconds} s "
-            "{reorder} of frames (both directions, mDNS included); this run: {received} frames in, {dropped} dropped, "
-            "{duplicated} duplicated, {held_back} held back".format(**impairment, **counters)
+            f"relay seed {recording.relay_seed}: "
+            "a seeded relay between the namespaces drops {drop:.0%}, duplicates {duplicate:.0%} and holds back "
+            "{reorder:.0%} of the Ethernet frames in both directions, mDNS included (a held frame leaves right after "
+            "the next one, or after {hold_seconds} s); this run: {received} frames in, {dropped} dropped, "
+            "{duplicated} duplicated, {overtaken} overtaken, {delayed} only delayed; the capture sees "
+            "controller-to-accessory frames after the relay and accessory-to-controller frames before "
+            "it".format(**impairment, **counters)
         )
     return notes
 
