@@ -122,8 +122,9 @@ def _seed_and_record_pair_verify(journal: Journal, randomness: SeededRandomness)
         def wrapper(self, client_public, private_key, public_key, shared_key, pre_session_key) -> None:
             client_public = bytes(client_public)
             controller_key_by_shared_secret[bytes(shared_key)] = client_public
-            journal.key("ACCESSORY_EPHEMERAL_SECRET", raw_public(public_key).hex(), private_key.private_bytes_raw())
-            journal.key("PAIR_VERIFY_SHARED_SECRET", client_public.hex(), bytes(shared_key))
+            session = client_public.hex()
+            journal.key("ACCESSORY_EPHEMERAL_SECRET", raw_public(public_key).hex(), private_key.private_bytes_raw(), session)
+            journal.key("PAIR_VERIFY_SHARED_SECRET", session, bytes(shared_key), session)
             original(self, client_public, private_key, public_key, shared_key, pre_session_key)
 
         return wrapper
@@ -139,7 +140,7 @@ def _seed_and_record_pair_verify(journal: Journal, randomness: SeededRandomness)
         derived = original_hkdf(key, salt, info)
         controller_key = controller_key_by_shared_secret.get(bytes(key))
         if salt == b"Control-Salt" and info in labels and controller_key is not None:
-            journal.key(labels[info], controller_key.hex(), derived)
+            journal.key(labels[info], controller_key.hex(), derived, controller_key.hex())
         return derived
 
     wrap(HAPServerHandler, "_set_encryption_ctx", set_encryption_ctx)

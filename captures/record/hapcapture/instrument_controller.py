@@ -54,7 +54,8 @@ class RecordingEphemeralKey:
         self._journal = journal
         self._shared_secrets = shared_secrets
         self.public_bytes = key.public_key().public_bytes(encoding=RAW, format=RAW_PUBLIC)
-        journal.key("CONTROLLER_EPHEMERAL_SECRET", self.public_bytes.hex(), key.private_bytes_raw())
+        self.session = self.public_bytes.hex()
+        journal.key("CONTROLLER_EPHEMERAL_SECRET", self.session, key.private_bytes_raw(), self.session)
 
     def public_key(self):
         return self._key.public_key()
@@ -62,7 +63,7 @@ class RecordingEphemeralKey:
     def exchange(self, peer_public_key) -> bytes:
         shared = self._key.exchange(peer_public_key)
         self._shared_secrets[shared] = self.public_bytes
-        self._journal.key("PAIR_VERIFY_SHARED_SECRET", self.public_bytes.hex(), shared)
+        self._journal.key("PAIR_VERIFY_SHARED_SECRET", self.session, shared, self.session)
         return shared
 
 
@@ -175,8 +176,9 @@ def _seed_and_record_pair_verify(journal: Journal, randomness: SeededRandomness)
             # The keys arrive without the exchange they came from; find it by re-deriving.
             for shared, controller_public in shared_secrets.items():
                 if hkdf_derive(shared, b"Control-Salt", b"Control-Write-Encryption-Key") == c2a_key:
-                    journal.key("CONTROL_WRITE_KEY", controller_public.hex(), c2a_key)
-                    journal.key("CONTROL_READ_KEY", controller_public.hex(), a2c_key)
+                    session = controller_public.hex()
+                    journal.key("CONTROL_WRITE_KEY", session, c2a_key, session)
+                    journal.key("CONTROL_READ_KEY", session, a2c_key, session)
                     break
 
         return wrapper

@@ -62,9 +62,13 @@ class Journal:
             note=self._note,
         )
 
-    def key(self, label: str, ident: str, secret: bytes) -> None:
-        """One key-log entry; ``ident`` is hex, or the identifier text for the two LTPK labels."""
-        self.write("key", label=label, id=ident, secret=secret.hex())
+    def key(self, label: str, ident: str, secret: bytes, session: str | None = None) -> None:
+        """One key-log entry; ``ident`` is hex, or the identifier text for the two LTPK labels.
+
+        ``session`` names the pair-verify an entry belongs to (the controller's ephemeral public key),
+        so that the key log can list each session's entries together whichever peer logged them first.
+        """
+        self.write("key", label=label, id=ident, secret=secret.hex(), session=session)
 
     def close(self) -> None:
         with self._lock:

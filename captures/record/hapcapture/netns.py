@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 
 INTERFACE = "hap0"
@@ -24,6 +25,7 @@ RELAY_TO_ACCESSORY = "toacc"
 # Locally administered unicast MACs spelling "hap", so the captures are the same on every run.
 CONTROLLER_MAC = "02:68:61:70:00:01"
 ACCESSORY_MAC = "02:68:61:70:00:02"
+LINK_LOCAL_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,9 @@ class Topology:
             self._veth(self.accessory_ns, INTERFACE, ACCESSORY_MAC, self.controller_ns, INTERFACE, CONTROLLER_MAC)
         self._configure_host(self.controller_ns, self.addressing.controller)
         self._configure_host(self.accessory_ns, self.addressing.accessory)
+        if self.addressing.family == 6:
+            for ns in (self.controller_ns, self.accessory_ns):
+                self._wait_for_link_local_address(ns)
 
     def destroy(self) -> None:
         for ns in reversed(self._created):
@@ -118,6 +123,20 @@ class Topology:
         if self.addressing.family == 4:
             # mDNS goes to 224.0.0.251; without a default route the namespace needs this one.
             run("ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", INTERFACE)
+
+    @staticmethod
+    def _wait_for_link_local_address(ns: str) -> None:
+        """Wait until IPv6 multicast can leave: until then the kernel silently drops mDNS sends."""
+        deadline = time.monotonic() + LINK_LOCAL_TIMEOUT
+        while time.monotonic() < deadline:
+            shown = subprocess.run(
+                ["ip", "-n", ns, "-6", "addr", "show", "dev", INTERFACE, "scope", "link"],
+                check=True, capture_output=True, text=True, timeout=20,
+            ).stdout  # fmt: skip
+            if "inet6 fe80:" in shown and "tentative" not in shown:
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"{ns}: no usable IPv6 link-local address on {INTERFACE} after {LINK_LOCAL_TIMEOUT} s")
 
     @staticmethod
     def _disable_offloads(ns: str, *interfaces: str) -> None:

@@ -8,6 +8,7 @@ ends, however it ends; the namespaces are deleted afterwards.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -27,6 +28,8 @@ READY_TIMEOUT = 30.0
 STOP_TIMEOUT = 20.0
 CAPTURE_DRAIN_SECONDS = 1.5
 CAPTURE_ATTEMPTS = 3
+PYTHON_HASH_SEED = 0
+CAPTURE_BUFFER_MIB = 64
 
 
 class ScenarioFailed(RuntimeError):
@@ -63,7 +66,10 @@ class Processes:
         return process
 
     def python(self, role: str, namespace: str, module: str, *arguments: str) -> subprocess.Popen:
-        return self.start(role, namespace, [sys.executable, "-m", module, *arguments])
+        # A fixed hash seed fixes set iteration order, and with it the key order of some JSON that
+        # HAP-python builds (characteristic properties in /accessories).
+        command = ["env", f"PYTHONHASHSEED={PYTHON_HASH_SEED}", sys.executable, "-m", module, *arguments]
+        return self.start(role, namespace, command)
 
     def stop(self, process: subprocess.Popen, signum: int = signal.SIGTERM, timeout: float = STOP_TIMEOUT) -> int:
         if process.poll() is None:
@@ -99,30 +105,51 @@ def wait_until(condition: Callable[[], bool], timeout: float, what: str, watched
 
 
 def capture_command(scenario: Scenario, path: Path) -> list[str]:
+    # In immediate mode every packet takes a whole ring-buffer block, and with the full snap length the
+    # default 2 MB ring has only a handful of blocks: a burst of packets would be dropped. Hence -B.
     if scenario.capture == DUMPCAP:
-        return ["dumpcap", "-q", "-i", INTERFACE, "-s", "0", "-w", str(path)]
+        return ["dumpcap", "-q", "-i", INTERFACE, "-s", "0", "-B", str(CAPTURE_BUFFER_MIB), "-w", str(path)]
     interface = "any" if scenario.capture == TCPDUMP_ANY else INTERFACE
-    # -Z root: tcpdump otherwise drops to its own user before it can write into our work directory.
-    # --immediate-mode: packets still waiting in a TPACKET_V3 block would be lost when tcpdump stops.
-    return ["tcpdump", "-Z", "root", "--immediate-mode", "-U", "-n", "-s", "0", "-i", interface, "-w", str(path)]
+    return [
+        "tcpdump",
+        "-Z", "root",  # tcpdump otherwise drops to its own user before it can write into our work directory
+        "--immediate-mode",  # packets still waiting in a ring block would be lost when tcpdump stops
+        "-B", str(CAPTURE_BUFFER_MIB * 1024),
+        "-U", "-n", "-s", "0", "-i", interface, "-w", str(path),
+    ]  # fmt: skip
+
+
+def packets_dropped(capture_log: Path) -> int:
+    """What the capture tool reported as dropped by the kernel when it stopped."""
+    text = capture_log.read_text(errors="replace")
+    tcpdump = re.search(r"(\d+) packets? dropped by kernel", text)
+    if tcpdump is not None:
+        return int(tcpdump[1])
+    dumpcap = re.search(r"Packets received/dropped on interface '[^']*': \d+/(\d+)", text)
+    if dumpcap is not None:
+        return int(dumpcap[1])
+    raise ScenarioFailed(f"the capture tool reported no drop count: {text.strip()!r}")
 
 
 def record_scenario(scenario: Scenario) -> Recording:
-    """Record ``scenario``, again (up to ``CAPTURE_ATTEMPTS`` times) if the capture lacks what it must show.
+    """Record ``scenario``, again (up to ``CAPTURE_ATTEMPTS`` times) if the capture is unusable.
 
-    Only the lossy relay's timing can make that happen: its drop/duplicate/reorder decisions are seeded,
-    but whether a held-back frame is overtaken depends on what else is in flight at that moment.
+    Unusable means the kernel dropped packets before the capture tool read them, or the capture lacks
+    what the scenario must show: the lossy relay's decisions are seeded, but whether a held-back frame
+    is overtaken depends on what else is in flight at that moment.
     """
     plan = [(attempt.right_code, attempt.succeeds) for attempt in scenario.pair_setups]
     seed = choose_seed(scenario.seed, scenario.setup_code, WRONG_SETUP_CODE, plan)
     for attempt in range(CAPTURE_ATTEMPTS):
         recording = record_once(scenario, seed, relay_seed=seed * 100 + attempt)
+        dropped = packets_dropped(recording.workdir / "capture.log")
         missing = [f for f in scenario.capture_must_show if not capture_shows(recording.capture, f)]
-        if not missing:
+        if not missing and not dropped:
             return recording
-        print(f"{scenario.name}: capture shows no {', '.join(missing)}; recording again", flush=True)
+        problem = f"the kernel dropped {dropped} packets" if dropped else f"capture shows no {', '.join(missing)}"
+        print(f"{scenario.name}: {problem}; recording again", flush=True)
         discard(recording)
-    raise ScenarioFailed(f"{scenario.name}: {CAPTURE_ATTEMPTS} captures in a row lacked {', '.join(missing)}")
+    raise ScenarioFailed(f"{scenario.name}: {CAPTURE_ATTEMPTS} captures in a row were unusable ({problem})")
 
 
 def capture_shows(capture: Path, display_filter: str) -> bool:

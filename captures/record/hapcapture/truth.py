@@ -17,11 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from . import http, tlv8
-from .journal import ACCESSORY_TO_CONTROLLER, CONTROLLER_TO_ACCESSORY, read_journal
+from .journal import CONTROLLER_TO_ACCESSORY, read_journal
 from .record import Recording
 from .scenarios import DUMPCAP, TCPDUMP_ANY, Scenario
 
 SCHEMA_VERSION = 1
+SESSION_LABEL_ORDER = [
+    "CONTROLLER_EPHEMERAL_SECRET",
+    "ACCESSORY_EPHEMERAL_SECRET",
+    "PAIR_VERIFY_SHARED_SECRET",
+    "CONTROL_WRITE_KEY",
+    "CONTROL_READ_KEY",
+]
 SRP_PUBLIC_KEY_BYTES = 384
 SRP_KEY_BYTES = 64
 PCAP_LINK_TYPES = {0: "NULL", 1: "EN10MB", 101: "RAW", 113: "LINUX_SLL", 228: "IPV4", 229: "IPV6", 276: "LINUX_SLL2"}
@@ -272,11 +279,21 @@ def key_log(recording: Recording, accessory: list[dict], controller: list[dict],
     session key comes from the controller (aiohomekit's 64-byte K); when HAP-python derived a
     different K for the same exchange, that one follows as a comment.
     """
-    entries = sorted((r for r in accessory + controller if r["kind"] == "key"), key=lambda r: r["t"])
+    entries = [r for r in accessory + controller if r["kind"] == "key"]
     for record in controller:
         if record["kind"] == "srp":
             entries.append({"t": record["t"], "label": "PAIR_SETUP_SESSION_KEY", "id": record["a_prefix"], "secret": record["k"]})
-    entries.sort(key=lambda r: r["t"])
+    # The peers log a pair-verify's entries within microseconds of each other; listing each session's
+    # entries together in a fixed label order keeps the file the same from run to run.
+    session_start: dict[str, float] = {}
+    for entry in entries:
+        if entry.get("session"):
+            session_start[entry["session"]] = min(entry["t"], session_start.get(entry["session"], entry["t"]))
+    entries.sort(
+        key=lambda e: (session_start[e["session"]], SESSION_LABEL_ORDER.index(e["label"]))
+        if e.get("session")
+        else (e["t"], -1)
+    )
 
     scenario = recording.scenario
     lines = [

@@ -6,7 +6,8 @@ For every scenario in ``captures/``:
 * every key-log line parses, and the key log is self-consistent (each ephemeral secret yields its
   public key, each shared secret yields the logged control keys, each SRP session key opens the M5
   and M6 of its pair-setup);
-* tshark finds exactly as many TCP conversations as the truth lists connections;
+* tshark finds exactly as many mDNS responses carrying the accessory's TXT record as the truth lists
+  advertisements, and exactly as many TCP conversations as it lists connections;
 * each connection's reassembled TCP byte streams (tshark ``follow,tcp,raw``) are exactly the truth's
   messages: plaintext messages verbatim, then frames that decrypt with the logged control keys
   (counters from 0, at most 1024 plaintext bytes each) to the encrypted messages, in order.
@@ -187,6 +188,12 @@ def check_long_term_keys(truth: dict[str, Any], keys: dict[str, dict[str, bytes]
         require(logged is not None and logged.hex() == controller["ltpk"], f"CONTROLLER_LTPK {controller['pairingId']}")
 
 
+def captured_advertisements(capture: Path, device_id: str) -> int:
+    """mDNS responses in the capture that carry the accessory's TXT record with a non-zero TTL."""
+    display_filter = f'mdns && dns.flags.response == 1 && dns.txt contains "id={device_id}" && dns.resp.ttl > 0'
+    return sum(1 for line in tshark(capture, "-Y", display_filter).splitlines() if line.strip())
+
+
 def tcp_conversations(capture: Path) -> int:
     output = tshark(capture, "-q", "-z", "conv,tcp")
     return sum(1 for line in output.splitlines() if "<->" in line)
@@ -297,6 +304,11 @@ def verify_scenario(directory: Path, name: str) -> str:
     keys = read_key_log(directory / f"{name}.keylog")
     check_key_log_consistency(keys)
     check_long_term_keys(truth, keys)
+    advertisements = captured_advertisements(capture, truth["accessories"][0]["deviceId"])
+    require(
+        advertisements == len(truth["advertisements"]),
+        f"the capture has {advertisements} mDNS responses with the TXT record, truth lists {len(truth['advertisements'])}",
+    )
     conversations = tcp_conversations(capture)
     require(
         conversations == len(truth["connections"]),
@@ -312,7 +324,8 @@ def verify_scenario(directory: Path, name: str) -> str:
     opened = check_pair_setup_keys(truth, keys)
     messages = sum(len(c["messages"]) for c in truth["connections"])
     return (
-        f"{name}: {truth['linkType']}, {conversations} connections, {messages} messages match the capture, "
+        f"{name}: {truth['linkType']}, {advertisements} advertisements, {conversations} connections, "
+        f"{messages} messages match the capture, "
         f"{encrypted_directions} encrypted directions decrypted, {opened} M5/M6 opened with the SRP key"
     )
 
