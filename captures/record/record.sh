@@ -48,4 +48,13 @@ cleanup() {
 trap cleanup EXIT
 
 cd "$here"
-timeout --signal=TERM --kill-after=30 "$overall_timeout" "$venv/bin/python" -m hapcapture "$@"
+timeout --signal=TERM --kill-after=30 "$overall_timeout" "$venv/bin/python" -m hapcapture "$@" &
+recorder=$!
+# Run in the background so that a signal reaches us at once; pass it on and let the recorder clean up.
+trap 'kill -TERM "$recorder" 2>/dev/null || true' INT TERM
+status=0
+wait "$recorder" || status=$?
+while kill -0 "$recorder" 2>/dev/null; do
+    wait "$recorder" || status=$?
+done
+exit "$status"

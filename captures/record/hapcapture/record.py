@@ -17,7 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO, Callable
 
 from .netns import INTERFACE, RELAY_TO_ACCESSORY, RELAY_TO_CONTROLLER, Topology
 from .scenarios import DUMPCAP, TCPDUMP_ANY, WRONG_SETUP_CODE, Scenario
@@ -33,7 +33,7 @@ CAPTURE_BUFFER_MIB = 64
 
 
 class ScenarioFailed(RuntimeError):
-    pass
+    """A peer failed, a process did not come up, or the capture stayed unusable."""
 
 
 @dataclass
@@ -50,9 +50,10 @@ class Processes:
 
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
-        self._running: list[tuple[str, subprocess.Popen]] = []
+        self._running: list[tuple[subprocess.Popen, BinaryIO]] = []
 
     def start(self, role: str, namespace: str, command: list[str]) -> subprocess.Popen:
+        """Run ``command`` inside ``namespace``, output to ``<workdir>/<role>.log``."""
         log = (self.workdir / f"{role}.log").open("wb")
         process = subprocess.Popen(
             ["ip", "netns", "exec", namespace, *command],
@@ -62,7 +63,7 @@ class Processes:
             cwd=PACKAGE_ROOT,
             start_new_session=True,
         )
-        self._running.append((role, process))
+        self._running.append((process, log))
         return process
 
     def python(self, role: str, namespace: str, module: str, *arguments: str) -> subprocess.Popen:
@@ -85,13 +86,14 @@ class Processes:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        for _, process in reversed(self._running):
+        for process, log in reversed(self._running):
             if process.poll() is None:
                 try:
                     os.killpg(process.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
                 process.wait(5)
+            log.close()
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str, watched: subprocess.Popen) -> None:
