@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import sys
 import time
@@ -43,14 +44,20 @@ def main() -> int:
     failures = 0
     for name in args.scenarios or list(SCENARIOS):
         started = time.monotonic()
+        recording = None
         try:
             recording = record_scenario(SCENARIOS[name])
-            paths = write_outputs(recording, args.out)
-            summary = verify_scenario(args.out, name)
+            # Written and verified beside the journals first; captures/ only ever gets verified files.
+            staging = recording.workdir / "out"
+            staging.mkdir()
+            staged = write_outputs(recording, staging)
+            summary = verify_scenario(staging, name)
         except (ScenarioFailed, VerificationError, ValueError) as error:
             failures += 1
-            print(f"{name}: FAILED: {error}", flush=True)
+            kept = f" (work directory kept at {recording.workdir})" if recording is not None else ""
+            print(f"{name}: FAILED: {error}{kept}", flush=True)
             continue
+        paths = [Path(shutil.move(path, args.out / path.name)) for path in staged]
         if args.keep:
             print(f"{name}: work directory kept at {recording.workdir}")
         else:
