@@ -1,0 +1,57 @@
+/// How HAP bodies write their scalar fields, read leniently: the forms real devices send are
+/// accepted, anything else is nil and the caller reports it.
+extension JSONValue {
+    /// An `aid` or `iid`: a whole number from 1 to 2^64 − 1 (ADK parses both as u64; real bridges
+    /// use aids above 2^32). Written as an integer, or with a fraction or exponent when whole.
+    var hapInstanceID: UInt64? {
+        guard let id = numberValue?.uint64Value, id >= 1 else { return nil }
+        return id
+    }
+
+    /// A HAP boolean: `true`/`false`, or `1`/`0` (HAP quirk: ADK and the Home app write numbers).
+    var hapBool: Bool? {
+        if let bool = boolValue { return bool }
+        switch numberValue?.int64Value {
+        case 0: return false
+        case 1: return true
+        default: return nil
+        }
+    }
+
+    /// A whole number.
+    var hapInteger: Int64? {
+        numberValue?.int64Value
+    }
+
+    /// A non-negative whole number that fits an `Int` (lengths, `ttl`).
+    var hapLength: Int? {
+        numberValue?.uint64Value.flatMap { Int(exactly: $0) }
+    }
+}
+
+/// Decoding state shared by the lenient decoders of one body: where it is, what it found.
+struct DiagnosticRecorder {
+    var diagnostics: [HAPJSONDiagnostic] = []
+
+    mutating func record(
+        _ code: HAPJSONDiagnostic.Code, _ severity: HAPJSONDiagnostic.Severity, _ value: JSONValue,
+        path: String, _ message: String, aid: UInt64? = nil, iid: UInt64? = nil
+    ) {
+        diagnostics.append(HAPJSONDiagnostic(code, severity, path: path, offset: value.offset, message: message, aid: aid, iid: iid))
+    }
+
+    /// A note for a member whose key HAP does not define.
+    mutating func recordNonHAPKey(_ member: JSONMember, path: String, in what: String, aid: UInt64? = nil, iid: UInt64? = nil) {
+        diagnostics.append(HAPJSONDiagnostic(
+            .nonHAPKey, .note, path: JSONPointer.appending(member.key, to: path), offset: member.keyOffset,
+            message: "\"\(member.key)\" is not a HAP \(what) key; ignored", aid: aid, iid: iid))
+    }
+
+    /// A warning for a HAP field whose value is unusable; the field is ignored.
+    mutating func recordInvalidField(_ member: JSONMember, path: String, expected: String, aid: UInt64? = nil, iid: UInt64? = nil) {
+        diagnostics.append(HAPJSONDiagnostic(
+            .invalidField, .warning, path: JSONPointer.appending(member.key, to: path), offset: member.value.offset,
+            message: "\"\(member.key)\" should be \(expected), found \(member.value.description.prefix(40)); ignored",
+            aid: aid, iid: iid))
+    }
+}
