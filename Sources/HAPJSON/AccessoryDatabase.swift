@@ -36,7 +36,8 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
 
     public internal(set) var accessories: [HAPAccessory]
     public internal(set) var form: Form
-    /// What decoding noticed: duplicate keys, skipped elements, ignored fields, non-HAP keys.
+    /// What decoding noticed, in document order: duplicate keys, skipped elements, ignored fields,
+    /// non-HAP keys.
     public internal(set) var diagnostics: [HAPJSONDiagnostic]
     /// Where each characteristic is, by address; the first one wins where addresses repeat.
     private var locations: [CharacteristicID: Location] = [:]
@@ -78,7 +79,7 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
                 accessories.append(accessory)
             }
         }
-        diagnostics = recorder.diagnostics
+        diagnostics = recorder.inDocumentOrder
         for (a, accessory) in accessories.enumerated() {
             for (s, service) in accessory.services.enumerated() {
                 for (c, characteristic) in service.characteristics.enumerated() {

@@ -15,8 +15,9 @@ extension AccessoryDatabase {
     /// finding has a stable code (`HAPJSONDiagnostic.Code`), a severity, the JSON Pointer and byte
     /// offset of the element concerned, and its aid and iid:
     ///
-    /// - `duplicate-aid`; `duplicate-iid` within one accessory, where services and characteristics
-    ///   share one iid space (ADK, HAP-NodeJS and HAP-python allocate them from one counter);
+    /// - `duplicate-aid`; `duplicate-iid` within one accessory (an error between two services or two
+    ///   characteristics, a warning between a service and a characteristic, whose shared iid space
+    ///   only ADK's samples, HAP-NodeJS and HAP-python confirm);
     /// - `missing-accessory-information`, `duplicate-accessory-information`, and
     ///   `missing-required-characteristic` for the Accessory Information service (`3E`);
     /// - `serial-number-length`, `name-length`, `manufacturer-length`, `model-length`: Accessory
@@ -39,26 +40,44 @@ extension AccessoryDatabase {
             }
             checkAccessory(accessory, path: accessoryPath, into: &issues)
         }
-        return issues
+        return issues.inDocumentOrder
     }
 
     private func checkAccessory(_ accessory: HAPAccessory, path accessoryPath: String, into issues: inout [HAPJSONDiagnostic]) {
         let aid = accessory.aid
-        var firstIIDOffsets: [UInt64: Int] = [:]
-        func checkIID(_ iid: UInt64, offset: Int, path: String, what: String) {
-            if let first = firstIIDOffsets[iid] {
+        // Services and characteristics of one accessory share one iid space (ADK samples; HAP-NodeJS
+        // and HAP-python allocate both from one counter). Only the clash within one kind is
+        // confirmed by more than one source, so a clash across kinds is a warning.
+        var firstServiceIIDs: [UInt64: Int] = [:]
+        var firstCharacteristicIIDs: [UInt64: Int] = [:]
+        func checkIID(_ iid: UInt64, offset: Int, path: String, isService: Bool) {
+            let what = isService ? "service" : "characteristic"
+            let (sameKind, otherKind) = isService
+                ? (firstServiceIIDs[iid], firstCharacteristicIIDs[iid])
+                : (firstCharacteristicIIDs[iid], firstServiceIIDs[iid])
+            if let first = sameKind {
                 issues.append(HAPJSONDiagnostic(
                     .duplicateIID, .error, path: path, offset: offset,
-                    message: "\(what) iid \(iid) was already used in this accessory at byte \(first)", aid: aid, iid: iid))
+                    message: "\(what) iid \(iid) was already used by another \(what) of this accessory at byte \(first)",
+                    aid: aid, iid: iid))
+            } else if let first = otherKind {
+                issues.append(HAPJSONDiagnostic(
+                    .duplicateIID, .warning, path: path, offset: offset,
+                    message: "\(what) iid \(iid) was already used by a \(isService ? "characteristic" : "service") of this "
+                        + "accessory at byte \(first); services and characteristics share one iid space",
+                    aid: aid, iid: iid))
+            }
+            if isService {
+                firstServiceIIDs[iid] = firstServiceIIDs[iid] ?? offset
             } else {
-                firstIIDOffsets[iid] = offset
+                firstCharacteristicIIDs[iid] = firstCharacteristicIIDs[iid] ?? offset
             }
         }
 
         var sawAccessoryInformation = false
         for service in accessory.services {
             let servicePath = path(of: service, in: accessory)
-            checkIID(service.iid, offset: service.offset, path: servicePath, what: "service")
+            checkIID(service.iid, offset: service.offset, path: servicePath, isService: true)
             if service.type.isAppleDefined, service.definition == nil {
                 issues.append(HAPJSONDiagnostic(
                     .unknownAppleServiceType, .warning, path: servicePath, offset: service.offset,
@@ -77,7 +96,7 @@ extension AccessoryDatabase {
             }
             for characteristic in service.characteristics {
                 let characteristicPath = path(of: characteristic, in: service, of: accessory)
-                checkIID(characteristic.iid, offset: characteristic.offset, path: characteristicPath, what: "characteristic")
+                checkIID(characteristic.iid, offset: characteristic.offset, path: characteristicPath, isService: false)
                 checkCharacteristic(characteristic, path: characteristicPath, aid: aid, into: &issues)
             }
         }
@@ -141,7 +160,7 @@ extension AccessoryDatabase {
             for issue in characteristic.valueIssues {
                 issues.append(HAPJSONDiagnostic(
                     issue.code, issue.severity, path: JSONPointer.appending("value", to: path), offset: value.offset,
-                    message: "\(label) value \(value.description.prefix(40)) is \(issue)", aid: aid, iid: iid))
+                    message: "\(label) value \(value.abbreviatedDescription) is \(issue)", aid: aid, iid: iid))
             }
         }
     }

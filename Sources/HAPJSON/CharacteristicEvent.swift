@@ -12,6 +12,6 @@ public struct CharacteristicEvent: HAPJSONBody, Hashable {
         entries = try recorder.decodeCharacteristicList(document.root, body: "event") { json, path, recorder in
             CharacteristicEntry(decoding: json, path: path, recorder: &recorder)
         }
-        diagnostics = recorder.diagnostics
+        diagnostics = recorder.inDocumentOrder
     }
 }

@@ -16,6 +16,6 @@ public struct CharacteristicReadResponse: HAPJSONBody, Hashable {
             CharacteristicEntry(decoding: json, path: path, recorder: &recorder)
         }
         recorder.checkStatusConsistency(entries, requireAll: false)
-        diagnostics = recorder.diagnostics
+        diagnostics = recorder.inDocumentOrder
     }
 }

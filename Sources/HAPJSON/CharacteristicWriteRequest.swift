@@ -74,6 +74,6 @@ public struct CharacteristicWriteRequest: HAPJSONBody, Hashable {
             pid = member.value.numberValue?.uint64Value
             if pid == nil { recorder.recordInvalidField(member, path: "", expected: "an integer from 0 to 2^64-1") }
         }
-        diagnostics = recorder.diagnostics
+        diagnostics = recorder.inDocumentOrder
     }
 }

@@ -15,6 +15,6 @@ public struct CharacteristicWriteResponse: HAPJSONBody, Hashable {
             CharacteristicEntry(decoding: json, path: path, recorder: &recorder)
         }
         recorder.checkStatusConsistency(entries, requireAll: true)
-        diagnostics = recorder.diagnostics
+        diagnostics = recorder.inDocumentOrder
     }
 }

@@ -31,6 +31,6 @@ public struct PrepareRequest: HAPJSONBody, Hashable {
         }
         self.timeToLive = timeToLive
         self.pid = pid
-        diagnostics = recorder.diagnostics
+        diagnostics = recorder.inDocumentOrder
     }
 }

@@ -20,6 +20,6 @@ public struct StatusResponse: HAPJSONBody, Hashable {
             recorder.recordNonHAPKey(other, path: "", in: "status")
         }
         status = recorder.decodeStatus(member, path: "") ?? .success
-        diagnostics = recorder.diagnostics
+        diagnostics = recorder.inDocumentOrder
     }
 }

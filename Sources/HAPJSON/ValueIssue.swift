@@ -56,9 +56,13 @@ public enum ValueIssue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .wrongFormat, .outsideFormatRange, .invalidBase64: .error
         case .integerWithFraction: .note
-        case .belowMinimum(_, let source), .aboveMaximum(_, let source), .offStep(_, _, let source),
-             .notInValidValues(let source), .tooLong(_, _, let source):
+        case .belowMinimum(_, let source), .aboveMaximum(_, let source), .notInValidValues(let source),
+             .tooLong(_, _, let source):
             source == .declared ? .error : .warning
+        // ADK rejects off-step writes, but controllers display off-step readings (humidity 60.1 with
+        // a step of 1 is common), so they matter less.
+        case .offStep(_, _, let source):
+            source == .declared ? .warning : .note
         }
     }
 
