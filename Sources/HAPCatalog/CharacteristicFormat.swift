@@ -15,8 +15,8 @@ public enum CharacteristicFormat: String, CaseIterable, Hashable, Sendable, Cust
     case data
 
     /// The format named by a `format` string; nil for a string HAP does not define.
-    public init?(wireName: some StringProtocol) {
-        self.init(rawValue: String(wireName))
+    public init?(wireName: String) {
+        self.init(rawValue: wireName)
     }
 
     /// The name written in JSON.

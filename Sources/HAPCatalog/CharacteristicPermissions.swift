@@ -26,7 +26,7 @@ public struct CharacteristicPermissions: OptionSet, Hashable, Sendable, CustomSt
     ]
 
     /// The permission named by one `perms` string; nil for a string HAP does not define.
-    public init?(wireName: some StringProtocol) {
+    public init?(wireName: String) {
         guard let entry = Self.wireNames.first(where: { $0.name == wireName }) else { return nil }
         self = entry.permission
     }

@@ -7,8 +7,8 @@ public enum CharacteristicUnit: String, CaseIterable, Hashable, Sendable, Custom
     case seconds
 
     /// The unit named by a `unit` string; nil for a string HAP does not define.
-    public init?(wireName: some StringProtocol) {
-        self.init(rawValue: String(wireName))
+    public init?(wireName: String) {
+        self.init(rawValue: wireName)
     }
 
     public var wireName: String { rawValue }

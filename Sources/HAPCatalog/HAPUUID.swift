@@ -28,8 +28,19 @@ public struct HAPUUID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses the short form (1 to 8 hex digits, an Apple-defined type) or the full form
     /// (`XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`), in any case; nil for anything else.
-    public init?(_ text: some StringProtocol) {
-        var utf8 = text.utf8.makeIterator()
+    public init?(_ text: String) {
+        self.init(utf8: text.utf8)
+    }
+
+    /// Parses the short or the full form, as `init(_: String)` does.
+    public init?(_ text: Substring) {
+        self.init(utf8: text.utf8)
+    }
+
+    // Concrete public initializers keep callers in other modules off the unspecialised generic
+    // path; this one is specialised for both inside the module.
+    private init?(utf8 text: some Sequence<UInt8>) {
+        var utf8 = text.makeIterator()
         var count = 0
         var high: UInt64 = 0
         var low: UInt64 = 0

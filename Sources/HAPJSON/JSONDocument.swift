@@ -48,18 +48,29 @@ struct JSONReader {
     /// Decoded bytes of a string that has escapes, reused from string to string.
     private var scratch: [UInt8] = []
     private var openContainers: [OpenContainer] = []
+    /// The elements of every open array, innermost last. Sharing one stack means that a closing
+    /// array copies its elements once into an array of exactly their size.
+    private var elementStack: [JSONValue] = []
+    /// The members of every open object, innermost last.
+    private var memberStack: [JSONMember] = []
 
     init(limits: JSONLimits, baseOffset: Int) {
         self.limits = limits
         self.baseOffset = baseOffset
+        // Enough for a typical HAP body without regrowing; larger documents grow as needed.
+        openContainers.reserveCapacity(8)
+        elementStack.reserveCapacity(16)
+        memberStack.reserveCapacity(32)
     }
 
     /// An array or object whose closing bracket has not been read yet.
     private struct OpenContainer {
         let isObject: Bool
         let offset: Int
-        var elements: [JSONValue] = []
-        var members: [JSONMember] = []
+        /// Where its elements or members begin on their stack.
+        let firstIndex: Int
+        /// How many elements or members it has so far.
+        var count = 0
         /// The key of the member whose value is being read.
         var pendingKey = ""
         var pendingKeyOffset = 0
@@ -67,31 +78,17 @@ struct JSONReader {
         /// a linear search to stay cheap.
         var firstKeyOffsets: [String: Int]?
 
-        /// Objects up to this many members find duplicates by a linear search.
-        static let linearSearchLimit = 8
-
-        init(isObject: Bool, offset: Int) {
+        init(isObject: Bool, offset: Int, firstIndex: Int) {
             self.isObject = isObject
             self.offset = offset
-        }
-
-        /// Where `key` first appeared in this object, if it already has it; records it otherwise.
-        mutating func recordKey(_ key: String, at offset: Int) -> Int? {
-            if firstKeyOffsets == nil {
-                if members.count < Self.linearSearchLimit {
-                    return members.first { $0.key == key }?.keyOffset
-                }
-                var offsets: [String: Int] = [:]
-                for member in members where offsets[member.key] == nil {
-                    offsets[member.key] = member.keyOffset
-                }
-                firstKeyOffsets = offsets
-            }
-            if let first = firstKeyOffsets?[key] { return first }
-            firstKeyOffsets?[key] = offset
-            return nil
+            self.firstIndex = firstIndex
         }
     }
+
+    /// Objects up to this many members find duplicate keys by a linear search: comparing short
+    /// keys costs less than hashing them until objects grow far beyond what HAP bodies hold
+    /// (characteristic objects have about a dozen members).
+    private static let linearSearchLimit = 32
 
     // MARK: Structure
 
@@ -114,7 +111,9 @@ struct JSONReader {
                 guard openContainers.count < limits.maximumDepth else {
                     throw limitExceeded("nesting at most \(limits.maximumDepth) deep", at: start)
                 }
-                openContainers.append(OpenContainer(isObject: isObject, offset: baseOffset + start))
+                openContainers.append(OpenContainer(
+                    isObject: isObject, offset: baseOffset + start,
+                    firstIndex: isObject ? memberStack.count : elementStack.count))
                 position += 1
                 skipWhitespace(bytes, &position)
                 if position < end, Self.byte(bytes, position) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -127,13 +126,13 @@ struct JSONReader {
             case UInt8(ascii: "\""):
                 value = JSONValue(.string(try readString(bytes, &position)), offset: baseOffset + start)
             case UInt8(ascii: "t"):
-                try readLiteral("true", bytes, &position)
+                try readLiteral(Self.trueLiteral, bytes, &position)
                 value = JSONValue(.bool(true), offset: baseOffset + start)
             case UInt8(ascii: "f"):
-                try readLiteral("false", bytes, &position)
+                try readLiteral(Self.falseLiteral, bytes, &position)
                 value = JSONValue(.bool(false), offset: baseOffset + start)
             case UInt8(ascii: "n"):
-                try readLiteral("null", bytes, &position)
+                try readLiteral(Self.nullLiteral, bytes, &position)
                 value = JSONValue(.null, offset: baseOffset + start)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 value = JSONValue(.number(try readNumber(bytes, &position)), offset: baseOffset + start)
@@ -147,8 +146,9 @@ struct JSONReader {
                 if isObject {
                     appendMember(value)
                 } else {
-                    openContainers[top].elements.append(value)
+                    elementStack.append(value)
                 }
+                openContainers[top].count += 1
                 skipWhitespace(bytes, &position)
                 let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 guard position < end else {
@@ -200,19 +200,45 @@ struct JSONReader {
         let top = openContainers.count - 1
         let key = openContainers[top].pendingKey
         let keyOffset = openContainers[top].pendingKeyOffset
-        if let firstOffset = openContainers[top].recordKey(key, at: keyOffset) {
+        if let firstOffset = firstOffset(ofKey: key, at: keyOffset) {
             diagnostics.append(HAPJSONDiagnostic(
                 .duplicateKey, .warning, path: pathOfTopContainer(), offset: keyOffset,
                 message: "key \"\(key)\" appears again in this object (first at byte \(firstOffset)); both were kept"))
         }
-        openContainers[top].members.append(JSONMember(key: key, value: value, keyOffset: keyOffset))
+        memberStack.append(JSONMember(key: key, value: value, keyOffset: keyOffset))
+    }
+
+    /// Where `key` first appeared in the innermost object, if it already has it; records it
+    /// otherwise.
+    private mutating func firstOffset(ofKey key: String, at offset: Int) -> Int? {
+        let top = openContainers.count - 1
+        let members = openContainers[top].firstIndex ..< memberStack.count
+        if openContainers[top].firstKeyOffsets == nil {
+            if members.count < Self.linearSearchLimit {
+                return members.first { memberStack[$0].key == key }.map { memberStack[$0].keyOffset }
+            }
+            var offsets: [String: Int] = [:]
+            for index in members where offsets[memberStack[index].key] == nil {
+                offsets[memberStack[index].key] = memberStack[index].keyOffset
+            }
+            openContainers[top].firstKeyOffsets = offsets
+        }
+        if let first = openContainers[top].firstKeyOffsets?[key] { return first }
+        openContainers[top].firstKeyOffsets?[key] = offset
+        return nil
     }
 
     private mutating func closeContainer() -> JSONValue {
         let container = openContainers.removeLast()
-        return container.isObject
-            ? JSONValue(.object(container.members), offset: container.offset)
-            : JSONValue(.array(container.elements), offset: container.offset)
+        if container.isObject {
+            let members = Array(memberStack[container.firstIndex...])
+            memberStack.removeLast(container.count)
+            return JSONValue(.object(members), offset: container.offset)
+        } else {
+            let elements = Array(elementStack[container.firstIndex...])
+            elementStack.removeLast(container.count)
+            return JSONValue(.array(elements), offset: container.offset)
+        }
     }
 
     /// The JSON Pointer of the innermost open container.
@@ -221,7 +247,7 @@ struct JSONReader {
         for container in openContainers.dropLast() {
             path = container.isObject
                 ? JSONPointer.appending(container.pendingKey, to: path)
-                : JSONPointer.appending(container.elements.count, to: path)
+                : JSONPointer.appending(container.count, to: path)
         }
         return path
     }
@@ -237,26 +263,37 @@ struct JSONReader {
         }
     }
 
-    private func readLiteral(_ literal: String, _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
-        for (index, byte) in literal.utf8.enumerated() {
-            guard position + index < bytes.byteCount else { throw truncated("'\(literal)'", at: position + index) }
-            guard Self.byte(bytes, position + index) == byte else { throw malformed("'\(literal)'", at: position + index) }
+    private static let trueLiteral: [UInt8] = Array("true".utf8)
+    private static let falseLiteral: [UInt8] = Array("false".utf8)
+    private static let nullLiteral: [UInt8] = Array("null".utf8)
+
+    private func readLiteral(_ literal: [UInt8], _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
+        for index in literal.indices {
+            guard position + index < bytes.byteCount else {
+                throw truncated("'\(String(decoding: literal, as: UTF8.self))'", at: position + index)
+            }
+            guard Self.byte(bytes, position + index) == literal[index] else {
+                throw malformed("'\(String(decoding: literal, as: UTF8.self))'", at: position + index)
+            }
         }
-        position += literal.utf8.count
+        position += literal.count
     }
 
     /// Reads a number (RFC 8259 §6) starting at `position`.
     private func readNumber(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> JSONNumber {
         let end = bytes.byteCount
         let start = position
-        if Self.byte(bytes, position) == UInt8(ascii: "-") { position += 1 }
+        let isNegative = Self.byte(bytes, position) == UInt8(ascii: "-")
+        if isNegative { position += 1 }
         try requireDigit("a digit", bytes, at: position)
+        let digitsStart = position
         if Self.byte(bytes, position) == UInt8(ascii: "0") {
             position += 1
             if Self.isDigit(bytes, position) { throw malformed("no digit after a leading zero", at: position) }
         } else {
             skipDigits(bytes, &position)
         }
+        let digitsEnd = position
         var isIntegerLiteral = true
         if position < end, Self.byte(bytes, position) == UInt8(ascii: ".") {
             isIntegerLiteral = false
@@ -278,15 +315,31 @@ struct JSONReader {
         }
 
         let text = bytes.extracting(start ..< position).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        if isIntegerLiteral {
-            if let integer = Int64(text) { return JSONNumber(text: text, value: .integer(integer)) }
-            if let integer = UInt64(text) { return JSONNumber(text: text, value: .unsignedInteger(integer)) }
+        if isIntegerLiteral, let magnitude = Self.integerValue(bytes, digitsStart ..< digitsEnd) {
+            if !isNegative {
+                return JSONNumber(text: text, value: Int64(exactly: magnitude).map { .integer($0) } ?? .unsignedInteger(magnitude))
+            }
+            if magnitude <= UInt64(Int64.max) + 1 {
+                return JSONNumber(text: text, value: .integer(Int64(truncatingIfNeeded: 0 &- magnitude)))
+            }
         }
         guard let double = Double(text), double.isFinite else {
             throw DecodeError(.unsupported, layer: .json, offset: baseOffset + start,
                               expected: "a number within the range of a 64-bit float")
         }
         return JSONNumber(text: text, value: .double(double))
+    }
+
+    /// The value of the decimal digits in `range`; nil when it exceeds `UInt64`.
+    private static func integerValue(_ bytes: RawSpan, _ range: Range<Int>) -> UInt64? {
+        var value: UInt64 = 0
+        for index in range {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = shifted.addingReportingOverflow(UInt64(byte(bytes, index) - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
     }
 
     private static func isDigit(_ bytes: RawSpan, _ index: Int) -> Bool {
