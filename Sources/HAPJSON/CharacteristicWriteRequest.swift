@@ -6,8 +6,8 @@ public struct CharacteristicWriteEntry: Hashable, Sendable {
     public internal(set) var id: CharacteristicID
     /// The value to write, as JSON; type it with `database.characteristic(id)?.interpret(value)`.
     public internal(set) var value: JSONValue?
-    /// `ev`: subscribe (true) or unsubscribe (false) this connection.
-    public internal(set) var events: Bool?
+    /// `ev`: turns event notifications on (true) or off (false) for this connection.
+    public internal(set) var eventsEnabled: Bool?
     /// `authData`: additional authorization data, base64-decoded (for `aa` characteristics).
     public internal(set) var authorizationData: [UInt8]?
     /// `remote`: the write comes through a home hub rather than a controller on the local network.
@@ -38,7 +38,7 @@ public struct CharacteristicWriteEntry: Hashable, Sendable {
             case "ev", "remote", "r":
                 guard let bool = member.value.hapBool else { invalid("a boolean"); continue }
                 switch member.key {
-                case "ev": events = bool
+                case "ev": eventsEnabled = bool
                 case "remote": isRemote = bool
                 default: requestsWriteResponse = bool
                 }
@@ -49,7 +49,7 @@ public struct CharacteristicWriteEntry: Hashable, Sendable {
                 recorder.recordNonHAPKey(member, path: path, in: "characteristic write", aid: id.aid, iid: id.iid)
             }
         }
-        if value == nil, events == nil {
+        if value == nil, eventsEnabled == nil {
             recorder.record(.missingField, .warning, json, path: path,
                             "a write of \(id) needs a \"value\" or an \"ev\"", aid: id.aid, iid: id.iid)
         }

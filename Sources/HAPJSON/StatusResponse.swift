@@ -10,16 +10,16 @@ public struct StatusResponse: HAPJSONBody, Hashable {
     /// Throws `hap-json` `malformed` when there is no integer `status`.
     public init(document: JSONDocument) throws(DecodeError) {
         let root = document.root
+        var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
         guard let members = root.objectValue, let member = members.last(where: { $0.key == "status" }),
-              member.value.hapInteger != nil else {
+              let status = recorder.decodeStatus(member, path: "") else {
             throw DecodeError(.malformed, layer: .hapJSON, offset: root["status"]?.offset ?? root.offset,
                               expected: "a status body: an object with an integer \"status\"")
         }
-        var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
         for other in members where other.key != "status" {
             recorder.recordNonHAPKey(other, path: "", in: "status")
         }
-        status = recorder.decodeStatus(member, path: "") ?? .success
+        self.status = status
         diagnostics = recorder.inDocumentOrder
     }
 }

@@ -105,7 +105,7 @@ private func failure<Body: HAPJSONBody>(_ type: Body.Type, _ text: String) -> De
         #expect(write.requestsWriteResponse == true)
         #expect(write.isRemote == true)
         #expect(write.authorizationData == [1, 2, 3])
-        #expect(request.entries[1].events == false)
+        #expect(request.entries[1].eventsEnabled == false)
         #expect(request.entries[1].value == nil)
         #expect(request.diagnostics.map(\.code) == [.missingField])
         #expect(request.diagnostics.first?.path == "/characteristics/2")
@@ -113,7 +113,7 @@ private func failure<Body: HAPJSONBody>(_ type: Body.Type, _ text: String) -> De
 
     @Test func unusableWriteFieldsAreIgnoredWithAWarning() throws {
         let request = try body(CharacteristicWriteRequest.self, #"{"characteristics":[{"aid":1,"iid":9,"value":1,"ev":"yes","authData":"*"}],"pid":-1}"#)
-        #expect(request.entries.first?.events == nil)
+        #expect(request.entries.first?.eventsEnabled == nil)
         #expect(request.entries.first?.authorizationData == nil)
         #expect(request.pid == nil)
         #expect(request.diagnostics.map(\.code) == [.invalidField, .invalidField, .invalidField])

@@ -208,10 +208,27 @@ extension Result where Failure == DecodeError {
     }
 
     @Test func aMillionOpenBracketsFailCleanly() throws {
-        let error = try #require(parseJSON([UInt8](repeating: UInt8(ascii: "["), count: 1_000_000),
-                                           limits: JSONLimits(maximumDepth: 2_000_000)).error)
-        #expect(error.code == .truncated)
-        #expect(error.offset == 1_000_000)
+        let error = try #require(parseJSON([UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)).error)
+        #expect(error.code == .limitExceeded)
+        #expect(error.offset == 64)
+    }
+
+    @Test func depthLimitsStopAtTheDepthTheRestOfTheCodeSupports() throws {
+        var limits = JSONLimits(maximumDepth: 2_000_000)
+        #expect(limits.maximumDepth == JSONLimits.supportedDepth)
+        limits.maximumDepth = .max
+        #expect(limits.maximumDepth == JSONLimits.supportedDepth)
+        let depth = JSONLimits.supportedDepth
+        let deepest = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        let root = try #require(parseJSON(deepest, limits: limits).document?.root)
+        // Writing, comparing and releasing a value this deep must not exhaust the stack.
+        var writer = JSONWriter()
+        writer.write(root)
+        #expect(writer.bytes == deepest)
+        #expect(root == (try #require(parseJSON(deepest, limits: limits).document?.root)))
+        let tooDeep = try #require(parseJSON([UInt8](repeating: UInt8(ascii: "["), count: depth + 1), limits: limits).error)
+        #expect(tooDeep.code == .limitExceeded)
+        #expect(tooDeep.offset == depth)
     }
 
     @Test func sizeCountAndLengthLimitsAreEnforced() throws {
