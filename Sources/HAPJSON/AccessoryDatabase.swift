@@ -1,0 +1,126 @@
+import HAPCatalog
+import WireParsing
+
+/// The address of one characteristic: the `aid.iid` pair of `/characteristics?id=`.
+public struct CharacteristicID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var aid: UInt64
+    public var iid: UInt64
+
+    public init(aid: UInt64, iid: UInt64) {
+        self.aid = aid
+        self.iid = iid
+    }
+
+    public static func < (lhs: CharacteristicID, rhs: CharacteristicID) -> Bool {
+        (lhs.aid, lhs.iid) < (rhs.aid, rhs.iid)
+    }
+
+    /// `1.10`, as in the `id` query parameter.
+    public var description: String { "\(aid).\(iid)" }
+}
+
+/// An accessory attribute database: the body of `GET /accessories` (HAP: attribute database).
+///
+/// Decoding is lenient: an accessory, service or characteristic that cannot be used is skipped and
+/// recorded in `diagnostics` with its JSON Pointer and byte offset, and everything else is kept.
+/// Keys HAP does not define (`stype` from dump tools, vendor extras) are ignored with a note.
+/// Only a body that is not JSON, or has no accessory list at all, throws.
+public struct AccessoryDatabase: HAPJSONBody, Hashable {
+    /// How the accessories were wrapped.
+    public enum Form: Hashable, Sendable {
+        /// `{"accessories":[…]}`, as accessories send it.
+        case accessoriesObject
+        /// `[…]`, as aiohomekit and homekit_python save it.
+        case accessoryList
+    }
+
+    public internal(set) var accessories: [HAPAccessory]
+    public internal(set) var form: Form
+    /// What decoding noticed, in document order: duplicate keys, skipped elements, ignored fields,
+    /// non-HAP keys.
+    public internal(set) var diagnostics: [HAPJSONDiagnostic]
+    /// Where each characteristic is, by address; the first one wins where addresses repeat.
+    private var locations: [CharacteristicID: Location] = [:]
+
+    private struct Location: Hashable, Sendable {
+        let accessory: Int
+        let service: Int
+        let characteristic: Int
+    }
+
+    /// Decodes a parsed `/accessories` body. Throws `hap-json` `malformed` when the root is neither
+    /// an object with an `accessories` array nor an array.
+    public init(document: JSONDocument) throws(DecodeError) {
+        var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
+        let root = document.root
+        let elements: [JSONValue]
+        let path: String
+        switch root.content {
+        case .object(let members):
+            guard let list = root["accessories"]?.arrayValue else {
+                throw DecodeError(.malformed, layer: .hapJSON, offset: root["accessories"]?.offset ?? root.offset,
+                                  expected: "an \"accessories\" array")
+            }
+            for member in members where member.key != "accessories" {
+                recorder.recordNonHAPKey(member, path: "", in: "attribute database")
+            }
+            (elements, path, form) = (list, "/accessories", .accessoriesObject)
+        case .array(let list):
+            (elements, path, form) = (list, "", .accessoryList)
+        default:
+            throw DecodeError(.malformed, layer: .hapJSON, offset: root.offset,
+                              expected: "an object with an \"accessories\" array, or an array of accessories")
+        }
+        accessories = []
+        accessories.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if let accessory = HAPAccessory(decoding: element, sourceIndex: index,
+                                            path: JSONPointer.appending(index, to: path), recorder: &recorder) {
+                accessories.append(accessory)
+            }
+        }
+        diagnostics = recorder.inDocumentOrder
+        for (a, accessory) in accessories.enumerated() {
+            for (s, service) in accessory.services.enumerated() {
+                for (c, characteristic) in service.characteristics.enumerated() {
+                    let id = CharacteristicID(aid: accessory.aid, iid: characteristic.iid)
+                    if locations[id] == nil {
+                        locations[id] = Location(accessory: a, service: s, characteristic: c)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Lookups
+
+    /// The first accessory with `aid`.
+    public func accessory(aid: UInt64) -> HAPAccessory? {
+        accessories.first { $0.aid == aid }
+    }
+
+    /// The characteristic at an address, in constant time.
+    public func characteristic(_ id: CharacteristicID) -> HAPCharacteristic? {
+        locations[id].map { accessories[$0.accessory].services[$0.service].characteristics[$0.characteristic] }
+    }
+
+    /// The service holding the characteristic at an address.
+    public func service(containing id: CharacteristicID) -> HAPService? {
+        locations[id].map { accessories[$0.accessory].services[$0.service] }
+    }
+
+    // MARK: Paths
+
+    /// The JSON Pointer of an accessory in the body this database was decoded from.
+    func path(of accessory: HAPAccessory) -> String {
+        JSONPointer.appending(accessory.sourceIndex, to: form == .accessoriesObject ? "/accessories" : "")
+    }
+
+    func path(of service: HAPService, in accessory: HAPAccessory) -> String {
+        JSONPointer.appending(service.sourceIndex, to: path(of: accessory) + "/services")
+    }
+
+    func path(of characteristic: HAPCharacteristic, in service: HAPService, of accessory: HAPAccessory) -> String {
+        JSONPointer.appending(characteristic.sourceIndex, to: path(of: service, in: accessory) + "/characteristics")
+    }
+}

@@ -1,0 +1,77 @@
+import HAPCatalog
+
+/// One entry of the `characteristics` array of a `GET /characteristics` response, a write
+/// response or an `EVENT` (HAP: characteristic read and event objects).
+///
+/// `value` stays JSON: the entry alone does not say its format. Type it with the database,
+/// `database.characteristic(entry.id)?.interpret(value)`. With `meta=1`, `perms=1` or `type=1` the
+/// entry also carries metadata, reachable directly (`entry.format`).
+@dynamicMemberLookup
+public struct CharacteristicEntry: Hashable, Sendable {
+    public internal(set) var id: CharacteristicID
+    public internal(set) var value: JSONValue?
+    /// `status`, normalised to HAP's negative codes; nil when absent (success in a 200 body).
+    public internal(set) var status: HAPStatus?
+    /// `ev`: the subscription state, when asked for with `ev=1`.
+    public internal(set) var eventsEnabled: Bool?
+    /// `type`, when asked for with `type=1`.
+    public internal(set) var type: HAPUUID?
+    public internal(set) var metadata = CharacteristicMetadata()
+    /// The absolute offset of the entry's JSON object.
+    public internal(set) var offset: Int
+
+    init(id: CharacteristicID, offset: Int) {
+        self.id = id
+        self.offset = offset
+    }
+
+    public subscript<Field>(dynamicMember field: KeyPath<CharacteristicMetadata, Field>) -> Field {
+        metadata[keyPath: field]
+    }
+
+    /// Decodes one entry; nil (with an error recorded) when it has no usable address.
+    init?(decoding json: JSONValue, path: String, recorder: inout DiagnosticRecorder) {
+        guard let id = recorder.decodeEntryID(json, path: path), let members = json.objectValue else { return nil }
+        self.init(id: id, offset: json.offset)
+        for member in members {
+            switch member.key {
+            case "aid", "iid":
+                break
+            case "value":
+                value = member.value
+            case "status":
+                status = recorder.decodeStatus(member, path: path, aid: id.aid, iid: id.iid)
+            case "ev":
+                if let bool = member.value.hapBool {
+                    eventsEnabled = bool
+                } else {
+                    recorder.recordInvalidField(member, path: path, expected: "a boolean", aid: id.aid, iid: id.iid)
+                }
+            case "type":
+                if let uuid = member.value.stringValue.flatMap(HAPUUID.init) {
+                    type = uuid
+                } else {
+                    recorder.recordInvalidField(member, path: path, expected: "a UUID string", aid: id.aid, iid: id.iid)
+                }
+            default:
+                if !metadata.decode(member, path: path, aid: id.aid, iid: id.iid, recorder: &recorder) {
+                    recorder.recordNonHAPKey(member, path: path, in: "characteristic entry", aid: id.aid, iid: id.iid)
+                }
+            }
+        }
+    }
+}
+
+extension DiagnosticRecorder {
+    /// Records `missing-status` for every entry without one, when some entry has one: HAP answers
+    /// with 207 Multi-Status as soon as one entry fails, and then every entry carries `status`.
+    mutating func checkStatusConsistency(_ entries: [CharacteristicEntry], requireAll: Bool) {
+        guard requireAll || entries.contains(where: { $0.status != nil }) else { return }
+        for (index, entry) in entries.enumerated() where entry.status == nil {
+            diagnostics.append(HAPJSONDiagnostic(
+                .missingStatus, .warning, path: "/characteristics/\(index)", offset: entry.offset,
+                message: "entry \(entry.id) has no \"status\", which every entry of a 207 Multi-Status body needs",
+                aid: entry.id.aid, iid: entry.id.iid))
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import WireParsing
+
+/// The body of a `GET /characteristics` response, 200 or 207 (HAP: reading characteristics).
+///
+/// A 207 body carries `status` on every entry; when some entries have one and others do not,
+/// each one without is reported (`missing-status`). Whether a 207 body has statuses at all is for
+/// the caller, who knows the HTTP status, to check.
+public struct CharacteristicReadResponse: HAPJSONBody, Hashable {
+    /// Entries without a usable `aid` and `iid` are skipped and reported.
+    public internal(set) var entries: [CharacteristicEntry]
+    public internal(set) var diagnostics: [HAPJSONDiagnostic]
+
+    public init(document: JSONDocument) throws(DecodeError) {
+        var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
+        entries = try recorder.decodeCharacteristicList(document.root, body: "characteristic read response") { json, path, recorder in
+            CharacteristicEntry(decoding: json, path: path, recorder: &recorder)
+        }
+        recorder.checkStatusConsistency(entries, requireAll: false)
+        diagnostics = recorder.inDocumentOrder
+    }
+}

@@ -1,0 +1,133 @@
+import HAPCatalog
+
+/// A characteristic value, typed by the characteristic's format.
+public enum CharacteristicValue: Hashable, Sendable, CustomStringConvertible {
+    /// `null`: legal for any format (HAP-NodeJS and ADK send it for Programmable Switch Event reads).
+    case null
+    case bool(Bool)
+    /// A `uint8` … `uint64` value (or a non-negative `int` value that was written as such).
+    case unsignedInteger(UInt64)
+    /// An `int` value, or a negative number sent for an unsigned format.
+    case integer(Int64)
+    /// A `float` value, or a fractional number sent for an integer format.
+    case float(Double)
+    case string(String)
+    /// The decoded base64 of a `tlv8` or `data` value.
+    case bytes([UInt8])
+    /// JSON that does not fit the format, or a value whose format is unknown.
+    case untyped(JSONValue)
+
+    /// The value as a Double, for numbers.
+    public var numericValue: Double? {
+        switch self {
+        case .unsignedInteger(let value): Double(value)
+        case .integer(let value): Double(value)
+        case .float(let value): value
+        case .null, .bool, .string, .bytes, .untyped: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): String(value)
+        case .unsignedInteger(let value): String(value)
+        case .integer(let value): String(value)
+        case .float(let value): value.description
+        case .string(let value): JSONValue.string(value).description
+        case .bytes(let value): "<\(value.count) bytes>"
+        case .untyped(let value): value.description
+        }
+    }
+
+    /// The value as HAP JSON writes it: integers and floats as numbers, `bool` as `true`/`false`,
+    /// bytes as base64.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .unsignedInteger(let value): .number(JSONNumber(value))
+        case .integer(let value): .number(JSONNumber(value))
+        case .float(let value): JSONNumber(value).map(JSONValue.number) ?? .null
+        case .string(let value): .string(value)
+        case .bytes(let value): .string(Base64.encode(value))
+        case .untyped(let value): value
+        }
+    }
+}
+
+/// A value as decoded for its characteristic, with what is wrong with it.
+public struct InterpretedValue: Hashable, Sendable {
+    public var value: CharacteristicValue
+    public var issues: [ValueIssue]
+
+    public init(value: CharacteristicValue, issues: [ValueIssue] = []) {
+        self.value = value
+        self.issues = issues
+    }
+
+    /// Decodes `json` as a value of `format` (HAP: characteristic formats), tolerating what real
+    /// devices send: `bool` as `true`/`false` or `1`/`0` (HAP quirk: ADK writes numbers, Siri writes
+    /// literals); integers written with a fraction or exponent (`50.0`, from `%g` printers) when they
+    /// are whole; `tlv8` and `data` as base64. Anything else becomes `.untyped` with an issue. With
+    /// no format, the value stays untyped.
+    public init(decoding json: JSONValue, as format: CharacteristicFormat?) {
+        self.init(value: .untyped(json))
+        if json.isNull {
+            value = .null
+            return
+        }
+        guard let format else { return }
+        let wrongFormat = ValueIssue.wrongFormat(expected: format, found: json.kindName)
+        switch format {
+        case .bool:
+            if let bool = json.boolValue {
+                value = .bool(bool)
+            } else if let number = json.numberValue, let integer = number.int64Value, integer == 0 || integer == 1 {
+                value = .bool(integer == 1)
+                if !number.isIntegerLiteral { issues.append(.integerWithFraction) }
+            } else {
+                issues.append(wrongFormat)
+            }
+        case .uint8, .uint16, .uint32, .uint64, .int:
+            guard let number = json.numberValue, let range = format.integerRange else {
+                issues.append(wrongFormat)
+                return
+            }
+            if let integer = number.int64Value {
+                value = integer >= 0 && format != .int ? .unsignedInteger(UInt64(integer)) : .integer(integer)
+                if !range.contains(integer) { issues.append(.outsideFormatRange(format)) }
+            } else if let integer = number.uint64Value {
+                value = .unsignedInteger(integer)
+                if !range.contains(integer) { issues.append(.outsideFormatRange(format)) }
+            } else {
+                value = .float(number.doubleValue)
+                issues.append(ValueIssue.wrongFormat(expected: format, found: "fractional number"))
+                return
+            }
+            if !number.isIntegerLiteral { issues.append(.integerWithFraction) }
+        case .float:
+            if let number = json.numberValue {
+                value = .float(number.doubleValue)
+            } else {
+                issues.append(wrongFormat)
+            }
+        case .string:
+            if let string = json.stringValue {
+                value = .string(string)
+            } else {
+                issues.append(wrongFormat)
+            }
+        case .tlv8, .data:
+            guard let text = json.stringValue else {
+                issues.append(wrongFormat)
+                return
+            }
+            if let bytes = Base64.decode(text) {
+                value = .bytes(bytes)
+            } else {
+                issues.append(.invalidBase64)
+            }
+        }
+    }
+}

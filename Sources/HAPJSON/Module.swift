@@ -1,1 +1,0 @@
-// HAPJSON: placeholder until the module lands.
