@@ -18,8 +18,10 @@ func library(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target
     .target(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
 }
 
-func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-    .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+/// Test fixtures are read at run time through `#filePath`, so they are excluded from the target
+/// rather than bundled as resources.
+func tests(_ name: String, _ dependencies: [Target.Dependency], fixtures: [String] = []) -> Target {
+    .testTarget(name: name, dependencies: dependencies, exclude: fixtures, swiftSettings: swiftSettings)
 }
 
 let package = Package(
@@ -79,7 +81,7 @@ let package = Package(
         tests("TLV8Tests", ["TLV8", "WireParsing"]),
         tests("HTTP1Tests", ["HTTP1", "WireParsing"]),
         tests("DNSTests", ["DNS", "WireParsing"]),
-        tests("HAPJSONTests", ["HAPJSON", "WireParsing", "HAPCatalog"]),
+        tests("HAPJSONTests", ["HAPJSON", "WireParsing", "HAPCatalog"], fixtures: ["Fixtures"]),
         tests("HAPCryptoTests", ["HAPCrypto"]),
         tests("CaptureTests", ["Capture", "Packets"]),
         tests("PacketsTests", ["Packets"]),
