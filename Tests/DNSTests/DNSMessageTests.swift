@@ -73,13 +73,13 @@ import WireParsing
         #expect(instance.escapedText == #"Living\032Room\032Lamp._hap._tcp.local."#)
     }
 
-    @Test func decodesTheServiceLocationWithTheCacheFlushBit() {
+    @Test func decodesTheServiceLocationWithTheCacheFlushBit() throws {
         let srv = message.answers[1]
         #expect(srv.cacheFlush)
         #expect(srv.recordClass == .internet)
         #expect(srv.ttl == 120)
         #expect(srv.name.displayText == "Living Room Lamp._hap._tcp.local")
-        let expected = DNSServiceLocation(priority: 0, weight: 0, port: 51827, target: DNSName("Living-Room-Lamp.local")!)
+        let expected = DNSServiceLocation(priority: 0, weight: 0, port: 51827, target: try dnsName("Living-Room-Lamp.local"))
         #expect(srv.data == .serviceLocation(expected))
     }
 
@@ -145,7 +145,7 @@ import WireParsing
         #expect(question.offset == 12)
         let knownAnswer = try #require(message.answers.first)
         #expect(knownAnswer.ttl == 4000)
-        #expect(knownAnswer.data == .pointer(DNSName(#"Living\032Room\032Lamp._hap._tcp.local"#)!))
+        #expect(knownAnswer.data == .pointer(try dnsName(#"Living\032Room\032Lamp._hap._tcp.local"#)))
     }
 
     @Test func readsAQuestionWithoutTheUnicastResponseBit() throws {

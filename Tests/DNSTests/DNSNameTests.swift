@@ -161,7 +161,7 @@ private func oneByteLabels(_ count: Int, of byte: UInt8) -> [UInt8] {
     }
 
     @Test func parsesEscapedTextBackToTheSameLabels() throws {
-        let name = try #require(DNSName(#"Living\032Room\.1._hap._tcp.local."#))
+        let name = try dnsName(#"Living\032Room\.1._hap._tcp.local."#)
         #expect(name.labelCount == 4)
         #expect(Array(name.labels.first!) == Array("Living Room.1".utf8))
         #expect(DNSName(name.escapedText) == name)
@@ -181,19 +181,19 @@ private func oneByteLabels(_ count: Int, of byte: UInt8) -> [UInt8] {
 
 @Suite struct DNSNameComparisonTests {
     @Test func comparesAndHashesIgnoringASCIICase() throws {
-        let lower = try #require(DNSName("living-room-lamp.local"))
-        let mixed = try #require(DNSName("Living-Room-Lamp.LOCAL"))
+        let lower = try dnsName("living-room-lamp.local")
+        let mixed = try dnsName("Living-Room-Lamp.LOCAL")
         #expect(lower == mixed)
         #expect(Set([lower, mixed]).count == 1)
         #expect(DNSName("Küche.local") != DNSName("KÜCHE.local"))
     }
 
     @Test func dropsLeadingLabelsAndMatchesSuffixes() throws {
-        let name = try #require(DNSName("_L840._sub._matterc._udp.local"))
+        let name = try dnsName("_L840._sub._matterc._udp.local")
         #expect(name.droppingFirstLabels(2) == DNSName("_matterc._udp.local"))
         #expect(name.droppingFirstLabels(5) == .root)
-        #expect(name.hasSuffix(try #require(DNSName("_UDP.local"))))
-        #expect(!name.hasSuffix(try #require(DNSName("_tcp.local"))))
+        #expect(name.hasSuffix(try dnsName("_UDP.local")))
+        #expect(!name.hasSuffix(try dnsName("_tcp.local")))
         #expect(name.hasSuffix(.root))
     }
 }

@@ -67,3 +67,8 @@ func thrownError(_ body: () throws -> Void) -> DecodeError? {
         return nil
     }
 }
+
+/// The name spelled by master-file `text`, which the test knows to be valid.
+func dnsName(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> DNSName {
+    try #require(DNSName(text), sourceLocation: sourceLocation)
+}
