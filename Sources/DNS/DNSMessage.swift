@@ -8,6 +8,8 @@ import WireParsing
 /// is still decoded. What breaks the framing — a count the message cannot hold, an RDLENGTH
 /// past the end, a bad owner name — throws, because nothing after it can be found.
 public struct DNSMessage: Sendable, Hashable {
+    /// Offset of the message's first byte: 0 for a whole UDP payload.
+    public var offset: Int
     public var header: DNSHeader
     public var questions: [DNSQuestion]
     public var answers: [DNSResourceRecord]
@@ -16,9 +18,10 @@ public struct DNSMessage: Sendable, Hashable {
     public var diagnostics: [DNSMessageDiagnostic]
 
     public init(
-        header: DNSHeader, questions: [DNSQuestion], answers: [DNSResourceRecord], authorities: [DNSResourceRecord],
-        additionals: [DNSResourceRecord], diagnostics: [DNSMessageDiagnostic] = []
+        offset: Int = 0, header: DNSHeader, questions: [DNSQuestion], answers: [DNSResourceRecord],
+        authorities: [DNSResourceRecord], additionals: [DNSResourceRecord], diagnostics: [DNSMessageDiagnostic] = []
     ) {
+        self.offset = offset
         self.header = header
         self.questions = questions
         self.answers = answers
@@ -33,16 +36,23 @@ public struct DNSMessage: Sendable, Hashable {
         try self.init(parsing: &cursor, options: options)
     }
 
+    /// Decodes a UDP payload handed over as a buffer, as `Packets.UDPDatagram.payload` is.
+    /// The message copies what it keeps, so the buffer need only live for this call.
+    public init(parsing bytes: UnsafeRawBufferPointer, options: DNSDecodingOptions = DNSDecodingOptions()) throws(DecodeError) {
+        try self.init(parsing: RawSpan(_unsafeBytes: bytes), options: options)
+    }
+
     /// Decodes the message that starts at the cursor and runs to the end of its bytes.
     /// Compression pointers count from the cursor's position on entry.
     public init(parsing cursor: inout ByteCursor, options: DNSDecodingOptions = DNSDecodingOptions()) throws(DecodeError) {
         let messageStart = cursor.position
+        offset = cursor.offset
         header = try DNSHeader(parsing: &cursor)
         let entryCount = Int(header.questionCount) + Int(header.answerCount) + Int(header.authorityCount)
             + Int(header.additionalCount)
         guard entryCount <= options.maxEntries else {
             throw DecodeError(
-                .limitExceeded, layer: cursor.layer, offset: cursor.baseOffset + messageStart + 4,
+                .limitExceeded, layer: cursor.layer, offset: offset + 4,
                 expected: "at most \(options.maxEntries) questions and records, not \(entryCount)")
         }
 

@@ -26,15 +26,20 @@ extension DNSName {
 
     /// One label decoded for display, as in `displayText`.
     public static func displayText(ofLabel label: some Collection<UInt8>) -> String {
-        let decoded = String(decoding: label, as: UTF8.self)
-        guard decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return decoded
+        // Printable ASCII, the common case, needs no decoding pass.
+        if label.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            return String(decoding: label, as: UTF8.self)
         }
         var scalars = String.UnicodeScalarView()
-        for scalar in decoded.unicodeScalars {
-            scalars.append(scalar.properties.generalCategory == .control ? "\u{FFFD}" : scalar)
+        for scalar in String(decoding: label, as: UTF8.self).unicodeScalars {
+            scalars.append(isControl(scalar) ? "\u{FFFD}" : scalar)
         }
         return String(scalars)
+    }
+
+    /// Unicode general category Cc: C0 controls, DEL and C1 controls.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// One label in master-file form, as in `escapedText`.

@@ -19,10 +19,12 @@ public struct DNSServiceLocation: Sendable, Hashable {
     /// Reads SRV data at the cursor (a cursor over the whole message) ending at `dataEnd`.
     /// mDNS compresses the target name like any other (RFC 6762 §18.14).
     init(parsing cursor: inout ByteCursor, dataEnd: Int, messageStart: Int, options: DNSDecodingOptions) throws(DecodeError) {
-        var fixed = try cursor.readCursor(count: min(6, dataEnd - cursor.position), "SRV data")
-        priority = try fixed.readUInt16BigEndian("the SRV priority")
-        weight = try fixed.readUInt16BigEndian("the SRV weight")
-        port = try fixed.readUInt16BigEndian("the SRV port")
+        guard dataEnd - cursor.position > 6 else {
+            throw cursor.malformed("SRV data of priority, weight, port and a target name (RFC 2782): 7 bytes at least")
+        }
+        priority = try cursor.readUInt16BigEndian("the SRV priority")
+        weight = try cursor.readUInt16BigEndian("the SRV weight")
+        port = try cursor.readUInt16BigEndian("the SRV port")
         target = try DNSName(
             parsing: &cursor, messageStart: messageStart, inlineEnd: dataEnd, maxPointerJumps: options.maxPointerJumps)
     }

@@ -21,11 +21,13 @@ public struct DiscoveryMessage: Sendable, Hashable {
         isResponse = message.header.isResponse
         queries = message.questions.map(ServiceQuery.init)
         diagnostics = []
+        // The flags word follows the two-byte ID.
+        let flagsOffset = message.offset + 2
         if message.header.opcode != .query {
-            diagnostics.append(DiscoveryDiagnostic(offset: 2, kind: .nonzeroOpcode(message.header.opcode)))
+            diagnostics.append(DiscoveryDiagnostic(offset: flagsOffset, kind: .nonzeroOpcode(message.header.opcode)))
         }
         if message.header.responseCode != .noError {
-            diagnostics.append(DiscoveryDiagnostic(offset: 2, kind: .nonzeroResponseCode(message.header.responseCode)))
+            diagnostics.append(DiscoveryDiagnostic(offset: flagsOffset, kind: .nonzeroResponseCode(message.header.responseCode)))
         }
         guard isResponse else {
             knownAnswers = message.answers.compactMap(ServicePointer.init)
@@ -40,14 +42,17 @@ public struct DiscoveryMessage: Sendable, Hashable {
         var addressesByHost: [DNSName: [AdvertisedAddress]] = [:]
         var serviceIndex: [DNSName: Int] = [:]
         var locationOffsets: [Int: Int] = [:]
-        func service(named name: DNSName, instance: ServiceInstanceName, offset: Int) -> Int {
+        /// The index of the service named `name`, added on first sight; nil when the name is
+        /// not a DNS-SD instance name.
+        func service(named name: DNSName, offset: Int) -> Int? {
             if let index = serviceIndex[name] { return index }
+            guard let instance = ServiceInstanceName(name) else { return nil }
             services.append(ServiceAdvertisement(name: name, instance: instance, offset: offset))
             serviceIndex[name] = services.count - 1
             return services.count - 1
         }
 
-        for record in message.records {
+        for record in [message.answers, message.authorities, message.additionals].joined() {
             switch record.data {
             case .address(let address):
                 addressesByHost[record.name, default: []].append(
@@ -55,19 +60,18 @@ public struct DiscoveryMessage: Sendable, Hashable {
             case .pointer:
                 guard let pointer = ServicePointer(record) else { continue }
                 pointers.append(pointer)
-                guard !pointer.isServiceTypeEnumeration, let instance = ServiceInstanceName(pointer.target) else { continue }
-                services[service(named: pointer.target, instance: instance, offset: record.offset)].pointers.append(pointer)
+                guard !pointer.isServiceTypeEnumeration, let index = service(named: pointer.target, offset: record.offset)
+                else { continue }
+                services[index].pointers.append(pointer)
             case .serviceLocation(let location):
-                guard let instance = ServiceInstanceName(record.name) else { continue }
-                let index = service(named: record.name, instance: instance, offset: record.offset)
+                guard let index = service(named: record.name, offset: record.offset) else { continue }
                 if services[index].location == nil {
                     services[index].location = location
                     services[index].locationTTL = record.ttl
                     locationOffsets[index] = record.offset
                 }
             case .text(let strings):
-                guard let instance = ServiceInstanceName(record.name) else { continue }
-                let index = service(named: record.name, instance: instance, offset: record.offset)
+                guard let index = service(named: record.name, offset: record.offset) else { continue }
                 if services[index].txt == nil {
                     services[index].txt = ServiceTXT(strings, dataOffset: record.dataOffset)
                     services[index].txtTTL = record.ttl

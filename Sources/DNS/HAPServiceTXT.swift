@@ -41,17 +41,20 @@ public struct HAPServiceTXT: Sendable, Hashable {
     /// type: `s#` is fixed at 1 only over TCP.
     public init(_ txt: ServiceTXT, transport: ServiceType.Transport = .tcp) {
         fields = []
+        fields.reserveCapacity(txt.entries.count)
         diagnostics = []
+        var presentRequiredKeys = 0
         for entry in txt.entries {
-            decode(entry, transport: transport)
+            let key = entry.key.lowercased()
+            if let index = Self.requiredKeys.firstIndex(of: key) { presentRequiredKeys |= 1 << index }
+            decode(entry, key: key, transport: transport)
         }
-        for key in Self.requiredKeys where !txt.contains(key) {
+        for (index, key) in Self.requiredKeys.enumerated() where presentRequiredKeys & 1 << index == 0 {
             diagnostics.append(HAPDiagnostic(offset: nil, kind: .missingKey(key)))
         }
     }
 
-    private mutating func decode(_ entry: ServiceTXT.Entry, transport: ServiceType.Transport) {
-        let key = entry.key.lowercased()
+    private mutating func decode(_ entry: ServiceTXT.Entry, key: String, transport: ServiceType.Transport) {
         guard Self.requiredKeys.contains(key) || key == "sh" else {
             diagnostics.append(HAPDiagnostic(offset: entry.offset, kind: .unknownKey(entry.key)))
             explain(entry, "not a HAP key")

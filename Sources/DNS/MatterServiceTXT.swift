@@ -61,13 +61,14 @@ public struct MatterServiceTXT: Sendable, Hashable {
         }
     }
 
-    /// Keys that only commissionable and commissioner advertisements carry
-    /// (`TxtKeyUse::kCommission`), with the SDK's maximum value length.
-    static let commissioningKeys: [String: Int] = [
-        "D": 5, "VP": 11, "CM": 1, "DT": 10, "DN": 32, "RI": 100, "PI": 128, "PH": 10, "CP": 1, "JF": 3,
+    /// The keys Matter defines, with the SDK's maximum value length and whether only
+    /// commissionable and commissioner advertisements carry them (`TxtKeyUse::kCommission`)
+    /// rather than every role (`TxtKeyUse::kCommon`).
+    static let knownKeys: [(key: String, maximumLength: Int, isCommissioningKey: Bool)] = [
+        ("D", 5, true), ("VP", 11, true), ("CM", 1, true), ("DT", 10, true), ("DN", 32, true), ("RI", 100, true),
+        ("PI", 128, true), ("PH", 10, true), ("CP", 1, true), ("JF", 3, true),
+        ("SII", 7, false), ("SAI", 7, false), ("SAT", 5, false), ("T", 1, false), ("ICD", 1, false),
     ]
-    /// Keys every role may carry (`TxtKeyUse::kCommon`), with the SDK's maximum value length.
-    static let commonKeys: [String: Int] = ["SII": 7, "SAI": 7, "SAT": 5, "T": 1, "ICD": 1]
     /// MRP intervals are capped at one hour (`kMaxRetryInterval`).
     public static let maxRetryInterval: UInt64 = 3_600_000
 
@@ -89,12 +90,12 @@ public struct MatterServiceTXT: Sendable, Hashable {
 
     private mutating func decode(_ entry: ServiceTXT.Entry) {
         let key = entry.key.uppercased()
-        guard let maximumLength = Self.commissioningKeys[key] ?? Self.commonKeys[key] else {
+        guard let (_, maximumLength, isCommissioningKey) = Self.knownKeys.first(where: { $0.key == key }) else {
             report(entry, .unknownKey(entry.key))
             explain(entry, "not a Matter key")
             return
         }
-        if role == .operational, Self.commissioningKeys[key] != nil {
+        if role == .operational, isCommissioningKey {
             report(entry, .keyNotForRole(key: entry.key, role: role))
         }
         guard let value = entry.value, !value.isEmpty else {

@@ -37,10 +37,11 @@ public struct ServiceTXT: Sendable, Hashable {
     public init(_ text: DNSTextStrings, dataOffset: Int = 0) {
         var entries: [Entry] = []
         var diagnostics: [ServiceTXTDiagnostic] = []
-        // Keys folded to lower case, so a record of thousands of strings is checked for
-        // duplicates in linear time.
-        var seenKeys: Set<[UInt8]> = []
         let strings = text.strings
+        // A set, so that a record of thousands of strings is checked for duplicates in
+        // linear time.
+        var seenKeys: Set<FoldedKey> = []
+        seenKeys.reserveCapacity(strings.count)
         if strings.isEmpty {
             diagnostics.append(ServiceTXTDiagnostic(offset: dataOffset, kind: .noStrings))
         }
@@ -63,7 +64,7 @@ public struct ServiceTXT: Sendable, Hashable {
             if keyBytes.count > 9 {
                 diagnostics.append(ServiceTXTDiagnostic(offset: offset, kind: .keyLongerThanNineCharacters(key)))
             }
-            guard seenKeys.insert(keyBytes.map(DNSName.foldedCase)).inserted else {
+            guard seenKeys.insert(FoldedKey(bytes: keyBytes)).inserted else {
                 diagnostics.append(ServiceTXTDiagnostic(offset: offset, kind: .duplicateKey(key)))
                 continue
             }
@@ -80,6 +81,19 @@ public struct ServiceTXT: Sendable, Hashable {
 
     /// Whether `key` is present, with or without a value.
     public func contains(_ key: String) -> Bool { self[key] != nil }
+
+    /// Key bytes that compare and hash ignoring ASCII case.
+    private struct FoldedKey: Hashable {
+        let bytes: ArraySlice<UInt8>
+
+        static func == (lhs: FoldedKey, rhs: FoldedKey) -> Bool {
+            DNSName.equalIgnoringCase(lhs.bytes, rhs.bytes)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            for byte in bytes { hasher.combine(DNSName.foldedCase(byte)) }
+        }
+    }
 
     private static func keysMatch(_ key: String, _ other: some Collection<UInt8>) -> Bool {
         key.utf8.count == other.count

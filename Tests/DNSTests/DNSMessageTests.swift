@@ -154,3 +154,48 @@ import WireParsing
         #expect(!question.prefersUnicastResponse)
     }
 }
+
+@Suite struct DNSAddressTests {
+    @Test(arguments: [
+        (DNSAddress.v6(high: 0, low: 0), "::"),
+        (.v6(high: 0, low: 1), "::1"),
+        (.v6(high: 0x0001_0000_0000_0000, low: 0), "1::"),
+        (.v6(high: 0x2001_0DB8_0000_0000, low: 0x0000_0000_0000_0001), "2001:db8::1"),
+        (.v6(high: 0x2001_0DB8_0000_0001, low: 0x0001_0001_0001_0001), "2001:db8:0:1:1:1:1:1"),
+        (.v6(high: 0x2001_0000_0000_0001, low: 0x0000_0000_0000_0001), "2001:0:0:1::1"),
+        (.v4(0x7F00_0001), "127.0.0.1"),
+    ])
+    func formatsAddressesAsRFC5952AndDottedQuads(address: DNSAddress, text: String) {
+        #expect(address.description == text)
+    }
+}
+
+@Suite struct BufferEdgeTests {
+    @Test func decodesAPayloadHandedOverAsARawBuffer() throws {
+        let message = try Fixtures.hapAnnouncement.withUnsafeBytes { buffer in
+            try DNSMessage(parsing: buffer)
+        }
+        #expect(message.records.count == 7)
+    }
+
+    @Test func namesRecordTypesAndClassesAsZoneFilesDo() {
+        #expect(DNSRecordType.srv.description == "SRV")
+        #expect(DNSRecordType(65534).description == "TYPE65534")
+        #expect(DNSClass.internet.description == "IN")
+        #expect(DNSClass(0x7FFF).description == "CLASS32767")
+    }
+}
+
+@Suite struct EmbeddedMessageTests {
+    @Test func resolvesPointersFromTheMessageStartAndReportsOffsetsInTheWholeInput() throws {
+        // A message behind a 2-byte length prefix, as DNS over TCP frames it (RFC 1035 §4.2.2).
+        let bytes = Wire.u16(UInt16(Fixtures.hapAnnouncement.count)) + Fixtures.hapAnnouncement
+        var cursor = ByteCursor(bytes.span.bytes, layer: .dns, position: 2)
+        let message = try DNSMessage(parsing: &cursor)
+        #expect(message.offset == 2)
+        #expect(message.answers.map(\.offset) == [14, 60, 97])
+        #expect(message.answers[0].data == .pointer(try dnsName(#"Living\032Room\032Lamp._hap._tcp.local"#)))
+        let atEnd = cursor.isAtEnd
+        #expect(atEnd)
+    }
+}

@@ -157,6 +157,9 @@ private func discovery(_ bytes: [UInt8]) throws -> DiscoveryMessage {
         bytes[2] |= 0x28  // OPCODE 5 (UPDATE)
         bytes[3] |= 0x03  // RCODE 3 (NXDOMAIN)
         let message = try discovery(bytes)
-        #expect(message.diagnostics.map(\.kind) == [.nonzeroOpcode(.update), .nonzeroResponseCode(.nameError)])
+        #expect(message.diagnostics == [
+            DiscoveryDiagnostic(offset: 2, kind: .nonzeroOpcode(.update)),
+            DiscoveryDiagnostic(offset: 2, kind: .nonzeroResponseCode(.nameError)),
+        ])
     }
 }
