@@ -1,9 +1,10 @@
 /// One mDNS message read for service discovery: the advertisements it carries, the queries
 /// it asks, and the PTR records either way.
 ///
-/// In a response every record counts, whichever section holds it (RFC 6762 §6 lets
-/// responders put related records in the additional section). In a query the answer section
-/// lists known answers (RFC 6762 §7.1); they are reported as such, not as advertisements.
+/// In a response every record counts, whichever section holds it (responders put the SRV,
+/// TXT and address records of a PTR answer in the additional section, RFC 6763 §12). In a
+/// query the answer section lists known answers (RFC 6762 §7.1); they are reported as such,
+/// not as advertisements.
 public struct DiscoveryMessage: Sendable, Hashable {
     /// QR: a response (advertisements) rather than a query.
     public var isResponse: Bool

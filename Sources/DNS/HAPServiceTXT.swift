@@ -33,9 +33,21 @@ public struct HAPServiceTXT: Sendable, Hashable {
     public var fields: [TXTFieldExplanation]
     public var diagnostics: [HAPDiagnostic]
 
-    /// The keys every HAP accessory advertises; `sh` is optional (ADK sends it only when a
-    /// setup ID is provisioned).
-    public static let requiredKeys = ["c#", "ff", "id", "md", "pv", "s#", "sf", "ci"]
+    /// The keys HAP defines.
+    enum Key: String, CaseIterable {
+        case configurationNumber = "c#"
+        case featureFlags = "ff"
+        case deviceID = "id"
+        case model = "md"
+        case protocolVersion = "pv"
+        case stateNumber = "s#"
+        case statusFlags = "sf"
+        case category = "ci"
+        case setupHash = "sh"
+
+        /// Every key but `sh`, which ADK sends only when a setup ID is provisioned.
+        var isRequired: Bool { self != .setupHash }
+    }
 
     /// Decodes the key/value pairs of a HAP TXT record. `transport` is that of the service
     /// type: `s#` is fixed at 1 only over TCP.
@@ -43,37 +55,36 @@ public struct HAPServiceTXT: Sendable, Hashable {
         fields = []
         fields.reserveCapacity(txt.entries.count)
         diagnostics = []
-        var presentRequiredKeys = 0
+        var presentKeys: Set<Key> = []
         for entry in txt.entries {
-            let key = entry.key.lowercased()
-            if let index = Self.requiredKeys.firstIndex(of: key) { presentRequiredKeys |= 1 << index }
-            decode(entry, key: key, transport: transport)
+            guard let key = Key(rawValue: entry.key.lowercased()) else {
+                report(entry, .unknownKey(entry.key))
+                explain(entry, "not a HAP key")
+                continue
+            }
+            presentKeys.insert(key)
+            guard let value = entry.value, !value.isEmpty else {
+                report(entry, .missingValue(entry.key))
+                explain(entry, "no value")
+                continue
+            }
+            decode(entry, key: key, value: value, transport: transport)
         }
-        for (index, key) in Self.requiredKeys.enumerated() where presentRequiredKeys & 1 << index == 0 {
-            diagnostics.append(HAPDiagnostic(offset: nil, kind: .missingKey(key)))
+        for key in Key.allCases where key.isRequired && !presentKeys.contains(key) {
+            diagnostics.append(HAPDiagnostic(offset: nil, kind: .missingKey(key.rawValue)))
         }
     }
 
-    private mutating func decode(_ entry: ServiceTXT.Entry, key: String, transport: ServiceType.Transport) {
-        guard Self.requiredKeys.contains(key) || key == "sh" else {
-            diagnostics.append(HAPDiagnostic(offset: entry.offset, kind: .unknownKey(entry.key)))
-            explain(entry, "not a HAP key")
-            return
-        }
-        guard let value = entry.value, !value.isEmpty else {
-            diagnostics.append(HAPDiagnostic(offset: entry.offset, kind: .missingValue(entry.key)))
-            explain(entry, "no value")
-            return
-        }
+    private mutating func decode(_ entry: ServiceTXT.Entry, key: Key, value: [UInt8], transport: ServiceType.Transport) {
         switch key {
-        case "c#":
+        case .configurationNumber:
             guard let number = decimal(entry, value) else { return }
             configurationNumber = number
             if !(1...65535).contains(number) {
                 report(entry, .configurationNumberOutOfRange(number))
             }
             explain(entry, "configuration number \(number): bumped when the accessory database changes, so controllers re-read /accessories")
-        case "ff":
+        case .featureFlags:
             guard let number = decimal(entry, value) else { return }
             let flags = HAPFeatureFlags(rawValue: number)
             featureFlags = flags
@@ -87,7 +98,7 @@ public struct HAPServiceTXT: Sendable, Hashable {
             if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
             if meanings.isEmpty { meanings.append("setup code only, no MFi authentication") }
             explain(entry, "pairing feature flags 0x\(String(number, radix: 16)): " + meanings.joined(separator: "; "))
-        case "id":
+        case .deviceID:
             let text = entry.valueText ?? ""
             deviceID = text
             if !Self.isMACLike(value) {
@@ -96,10 +107,10 @@ public struct HAPServiceTXT: Sendable, Hashable {
                 report(entry, .deviceIDNotUpperCase(text))
             }
             explain(entry, "device ID: the accessory's pairing identifier, which controllers store at pair-setup")
-        case "md":
+        case .model:
             model = entry.valueText
             explain(entry, "model name")
-        case "pv":
+        case .protocolVersion:
             guard let version = HAPProtocolVersion(value) else {
                 report(entry, .protocolVersionMalformed(entry.valueText ?? ""))
                 explain(entry, "protocol version, malformed")
@@ -107,12 +118,12 @@ public struct HAPServiceTXT: Sendable, Hashable {
             }
             protocolVersion = version
             explain(entry, "HAP protocol version \(version)")
-        case "s#":
+        case .stateNumber:
             guard let number = decimal(entry, value) else { return }
             stateNumber = number
             if transport == .tcp, number != 1 { report(entry, .unexpectedStateNumber(number)) }
             explain(entry, transport == .tcp ? "state number \(number) (always 1 for IP accessories)" : "state number \(number)")
-        case "sf":
+        case .statusFlags:
             guard let number = decimal(entry, value) else { return }
             let flags = HAPStatusFlags(rawValue: number)
             statusFlags = flags
@@ -125,7 +136,7 @@ public struct HAPServiceTXT: Sendable, Hashable {
             if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
             if meanings.isEmpty { meanings.append("paired, no problem reported") }
             explain(entry, "status flags 0x\(String(number, radix: 16)): " + meanings.joined(separator: "; "))
-        case "ci":
+        case .category:
             guard let number = decimal(entry, value) else { return }
             categoryIdentifier = number
             categoryName = Int(exactly: number).flatMap(HAPCatalog.categoryName)
@@ -135,7 +146,7 @@ public struct HAPServiceTXT: Sendable, Hashable {
                 report(entry, .unknownCategory(number))
                 explain(entry, "accessory category \(number): not defined by HAP")
             }
-        default:
+        case .setupHash:
             guard let hash = ASCIIText.base64(value), hash.count == 4 else {
                 report(entry, .setupHashMalformed(entry.valueText ?? ""))
                 explain(entry, "setup hash, malformed")

@@ -61,60 +61,97 @@ public struct MatterServiceTXT: Sendable, Hashable {
         }
     }
 
-    /// The keys Matter defines, with the SDK's maximum value length and whether only
-    /// commissionable and commissioner advertisements carry them (`TxtKeyUse::kCommission`)
-    /// rather than every role (`TxtKeyUse::kCommon`).
-    static let knownKeys: [(key: String, maximumLength: Int, isCommissioningKey: Bool)] = [
-        ("D", 5, true), ("VP", 11, true), ("CM", 1, true), ("DT", 10, true), ("DN", 32, true), ("RI", 100, true),
-        ("PI", 128, true), ("PH", 10, true), ("CP", 1, true), ("JF", 3, true),
-        ("SII", 7, false), ("SAI", 7, false), ("SAT", 5, false), ("T", 1, false), ("ICD", 1, false),
-    ]
+    /// The keys Matter defines (connectedhomeip `TxtFieldKey`).
+    enum Key: String, CaseIterable {
+        case longDiscriminator = "D"
+        case vendorProduct = "VP"
+        case commissioningMode = "CM"
+        case deviceType = "DT"
+        case deviceName = "DN"
+        case rotatingID = "RI"
+        case pairingInstruction = "PI"
+        case pairingHint = "PH"
+        case commissionerPasscode = "CP"
+        case jointFabricMode = "JF"
+        case sessionIdleInterval = "SII"
+        case sessionActiveInterval = "SAI"
+        case sessionActiveThreshold = "SAT"
+        case tcpSupport = "T"
+        case longIdleTimeICD = "ICD"
+
+        /// The SDK's maximum value length in bytes (`TxtFields.h`; `JF` holds a byte).
+        var maximumLength: Int {
+            switch self {
+            case .longDiscriminator, .sessionActiveThreshold: 5
+            case .vendorProduct: 11
+            case .commissioningMode, .commissionerPasscode, .tcpSupport, .longIdleTimeICD: 1
+            case .deviceType, .pairingHint: 10
+            case .deviceName: 32
+            case .rotatingID: 100
+            case .pairingInstruction: 128
+            case .jointFabricMode: 3
+            case .sessionIdleInterval, .sessionActiveInterval: 7
+            }
+        }
+
+        /// Only commissionable and commissioner advertisements carry the key
+        /// (`TxtKeyUse::kCommission`); the others are common to every role.
+        var isCommissioningKey: Bool {
+            switch self {
+            case .sessionIdleInterval, .sessionActiveInterval, .sessionActiveThreshold, .tcpSupport, .longIdleTimeICD: false
+            default: true
+            }
+        }
+    }
+
     /// MRP intervals are capped at one hour (`kMaxRetryInterval`).
     public static let maxRetryInterval: UInt64 = 3_600_000
 
     public init(_ txt: ServiceTXT, role: MatterServiceRole) {
         self.role = role
         fields = []
+        fields.reserveCapacity(txt.entries.count)
         diagnostics = []
+        var pairingHintOffset: Int?
         for entry in txt.entries {
-            decode(entry)
+            guard let key = Key(rawValue: entry.key.uppercased()) else {
+                report(entry, .unknownKey(entry.key))
+                explain(entry, "not a Matter key")
+                continue
+            }
+            if key == .pairingHint { pairingHintOffset = entry.offset }
+            if role == .operational, key.isCommissioningKey {
+                report(entry, .keyNotForRole(key: entry.key, role: role))
+            }
+            guard let value = entry.value, !value.isEmpty else {
+                report(entry, .missingValue(entry.key))
+                explain(entry, "no value")
+                continue
+            }
+            if value.count > key.maximumLength {
+                report(entry, .valueTooLong(key: entry.key, length: value.count, maximum: key.maximumLength))
+            }
+            decode(entry, key: key, value: value)
         }
-        if role == .commissionable, !txt.contains("D") {
-            diagnostics.append(MatterDiagnostic(offset: nil, kind: .missingKey("D")))
+        if role == .commissionable, !txt.contains(Key.longDiscriminator.rawValue) {
+            diagnostics.append(MatterDiagnostic(offset: nil, kind: .missingKey(Key.longDiscriminator.rawValue)))
         }
         if let pairingHint, !pairingHint.isDisjoint(with: .needingInstruction), pairingInstruction == nil {
-            let offset = txt["PH"]?.offset
-            diagnostics.append(MatterDiagnostic(offset: offset, kind: .pairingInstructionMissing(hint: pairingHint.rawValue)))
+            diagnostics.append(
+                MatterDiagnostic(offset: pairingHintOffset, kind: .pairingInstructionMissing(hint: pairingHint.rawValue)))
         }
     }
 
-    private mutating func decode(_ entry: ServiceTXT.Entry) {
-        let key = entry.key.uppercased()
-        guard let (_, maximumLength, isCommissioningKey) = Self.knownKeys.first(where: { $0.key == key }) else {
-            report(entry, .unknownKey(entry.key))
-            explain(entry, "not a Matter key")
-            return
-        }
-        if role == .operational, isCommissioningKey {
-            report(entry, .keyNotForRole(key: entry.key, role: role))
-        }
-        guard let value = entry.value, !value.isEmpty else {
-            report(entry, .missingValue(entry.key))
-            explain(entry, "no value")
-            return
-        }
-        if value.count > maximumLength {
-            report(entry, .valueTooLong(key: entry.key, length: value.count, maximum: maximumLength))
-        }
+    private mutating func decode(_ entry: ServiceTXT.Entry, key: Key, value: [UInt8]) {
         switch key {
-        case "D":
+        case .longDiscriminator:
             guard let number = decimal(entry, value, maximum: 4095) else { return }
             longDiscriminator = UInt16(number)
             explain(entry, "long discriminator \(number) (short discriminator \(number >> 8)): "
                 + "matches the discriminator in the device's setup code")
-        case "VP":
+        case .vendorProduct:
             decodeVendorProduct(entry, value)
-        case "CM":
+        case .commissioningMode:
             guard let number = decimal(entry, value, maximum: .max) else { return }
             guard let mode = UInt8(exactly: number).flatMap(CommissioningMode.init(rawValue:)) else {
                 report(entry, .unknownValue(key: entry.key, value: entry.valueText ?? ""))
@@ -123,14 +160,14 @@ public struct MatterServiceTXT: Sendable, Hashable {
             }
             commissioningMode = mode
             explain(entry, mode.description)
-        case "DT":
+        case .deviceType:
             guard let number = decimal(entry, value, maximum: 0xFFFF_FFFF) else { return }
             deviceType = UInt32(number)
             explain(entry, "primary device type \(number) (\(Self.hex4(number)))")
-        case "DN":
+        case .deviceName:
             deviceName = entry.valueText
             explain(entry, "device name")
-        case "RI":
+        case .rotatingID:
             guard let bytes = ASCIIText.hexBytes(value) else {
                 report(entry, .rotatingIDNotHex(entry.valueText ?? ""))
                 explain(entry, "rotating device ID, not hex")
@@ -138,7 +175,7 @@ public struct MatterServiceTXT: Sendable, Hashable {
             }
             rotatingID = bytes
             explain(entry, "rotating device ID (\(bytes.count) bytes): lets the vendor recognise the device without a stable identifier")
-        case "PH":
+        case .pairingHint:
             guard let number = decimal(entry, value, maximum: .max) else { return }
             let hint = MatterPairingHint(rawValue: number)
             pairingHint = hint
@@ -147,15 +184,15 @@ public struct MatterServiceTXT: Sendable, Hashable {
             let meanings = hint.meanings + (unknown != 0 ? ["undefined bits 0x\(String(unknown, radix: 16))"] : [])
             explain(entry, "pairing hint 0x\(String(number, radix: 16)): "
                 + (meanings.isEmpty ? "no hint" : meanings.joined(separator: "; ")))
-        case "PI":
+        case .pairingInstruction:
             pairingInstruction = entry.valueText
             explain(entry, "pairing instruction: the N or custom text the pairing hint refers to")
-        case "CP":
+        case .commissionerPasscode:
             guard let flag = boolean(entry, value) else { return }
             commissionerPasscode = flag
             explain(entry, flag ? "the commissioner can show a passcode for user-directed commissioning"
                 : "the commissioner cannot show a passcode")
-        case "JF":
+        case .jointFabricMode:
             guard let number = decimal(entry, value, maximum: .max) else { return }
             let mode = MatterJointFabricMode(rawValue: number)
             jointFabricMode = mode
@@ -169,19 +206,19 @@ public struct MatterServiceTXT: Sendable, Hashable {
             if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
             explain(entry, "joint fabric mode 0x\(String(number, radix: 16)): "
                 + (meanings.isEmpty ? "no joint fabric role" : meanings.joined(separator: "; ")))
-        case "SII":
+        case .sessionIdleInterval:
             guard let number = decimal(entry, value, maximum: Self.maxRetryInterval) else { return }
             sessionIdleInterval = UInt32(number)
             explain(entry, "session idle interval \(number) ms: MRP retransmission interval while the node is idle")
-        case "SAI":
+        case .sessionActiveInterval:
             guard let number = decimal(entry, value, maximum: Self.maxRetryInterval) else { return }
             sessionActiveInterval = UInt32(number)
             explain(entry, "session active interval \(number) ms: MRP retransmission interval while the node is active")
-        case "SAT":
+        case .sessionActiveThreshold:
             guard let number = decimal(entry, value, maximum: 0xFFFF) else { return }
             sessionActiveThreshold = UInt16(number)
             explain(entry, "session active threshold \(number) ms: how long the node stays active after network activity")
-        case "T":
+        case .tcpSupport:
             guard let number = decimal(entry, value, maximum: .max) else { return }
             let support = MatterTCPSupport(rawValue: number)
             tcpSupport = support
@@ -193,7 +230,7 @@ public struct MatterServiceTXT: Sendable, Hashable {
             if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
             explain(entry, "TCP support 0x\(String(number, radix: 16)): "
                 + (meanings.isEmpty ? "MRP over UDP only" : meanings.joined(separator: "; ")))
-        default:
+        case .longIdleTimeICD:
             guard let flag = boolean(entry, value) else { return }
             isLongIdleTimeICD = flag
             explain(entry, flag
