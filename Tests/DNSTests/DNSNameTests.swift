@@ -67,11 +67,14 @@ private func oneByteLabels(_ count: Int, of byte: UInt8) -> [UInt8] {
     }
 
     @Test func rejectsALoopThroughTheMiddleOfALabel() {
-        // A label at 0 spans 0...4; its pointer at 5 jumps to 2, inside the label, whose
-        // bytes (a length of 2 then ".x") lead back to the pointer at 5.
+        // The label at 0 spans 0...4 and is followed by a pointer to 2, inside the label. Read
+        // from 2, the bytes are a 2-byte label and then the same pointer again: a loop that a
+        // rule of "point before the pointer" would let through. The name started at 0, so a
+        // jump to 2 is not earlier.
         let bytes: [UInt8] = [0x04, 0x41, 0x02, 0x41, 0x41, 0xC0, 0x02]
         let error = thrownError { _ = try readName(bytes, at: 0) }
         #expect(error?.code == .malformed)
+        #expect(error?.offset == 5)
     }
 
     @Test func rejectsAForwardPointer() {

@@ -163,3 +163,45 @@ private func discovery(_ bytes: [UInt8]) throws -> DiscoveryMessage {
         ])
     }
 }
+
+@Suite struct MatterOperationalDiscoveryTests {
+    /// A commissioned node on one fabric: PTRs for `_matter._tcp` and its `_I` subtype, SRV,
+    /// TXT with the common keys only, AAAA.
+    private let announcement: [UInt8] = {
+        let header = Wire.header(flags: Wire.responseFlags, answers: 4, additionals: 1)
+        // 12: _matter._tcp.local ("local" at 25) PTR <fabric>-<node>._matter._tcp.local (instance at 42)
+        let ptr = Wire.record(
+            Wire.name("_matter", "_tcp", "local"), type: Wire.typePTR, ttl: 4500,
+            data: Wire.labels("2906C908D115D362-8FC7772401CD0696") + Wire.pointer(12))
+        // 78: _I2906C908D115D362._sub._matter._tcp.local PTR instance
+        let subtypePTR = Wire.record(
+            Wire.labels("_I2906C908D115D362", "_sub") + Wire.pointer(12), type: Wire.typePTR, ttl: 4500,
+            data: Wire.pointer(42))
+        let srv = Wire.record(
+            Wire.pointer(42), type: Wire.typeSRV, class: Wire.classINFlush, ttl: 120,
+            data: Wire.u16(0) + Wire.u16(0) + Wire.u16(5540) + Wire.labels("B75AFB458ECD7E8E") + Wire.pointer(25))
+        let txt = Wire.record(
+            Wire.pointer(42), type: Wire.typeTXT, class: Wire.classINFlush, ttl: 4500,
+            data: Wire.txt("SII=5000", "SAI=300", "SAT=4000", "T=0"))
+        let aaaa = Wire.record(
+            Wire.labels("B75AFB458ECD7E8E") + Wire.pointer(25), type: Wire.typeAAAA, class: Wire.classINFlush, ttl: 120,
+            data: [0xFD, 0x00, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x42])
+        return header + ptr + subtypePTR + srv + txt + aaaa
+    }()
+
+    @Test func readsTheFabricAndNodeOfACommissionedNode() throws {
+        let message = try discovery(announcement)
+        #expect(message.diagnostics.isEmpty)
+        let node = try #require(message.services.first)
+        #expect(node.offset == 12)
+        let matter = try #require(node.matter)
+        #expect(matter.role == .operational)
+        #expect(matter.compressedFabricID == 0x2906_C908_D115_D362)
+        #expect(matter.nodeID == 0x8FC7_7724_01CD_0696)
+        #expect(matter.subtypes == [.compressedFabricID(0x2906_C908_D115_D362)])
+        #expect(matter.txt?.sessionIdleInterval == 5000)
+        #expect(matter.txt?.tcpSupport == [])
+        #expect(matter.allDiagnostics.isEmpty)
+        #expect(node.addresses.map(\.address.description) == ["fd00:0:0:1::42"])
+    }
+}
