@@ -1,1 +1,0 @@
-// DNS: placeholder until the module lands.
