@@ -47,12 +47,11 @@ enum ASCII {
     /// "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA.
     @inline(__always)
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        // One bit per ASCII code, split over two words; bytes above 0x7F are never tokens.
+        // One bit per ASCII code, in two words; bytes above 0x7F are never tokens.
         let codes0to63: UInt64 = 0x03FF_6CFA_0000_0000
         let codes64to127: UInt64 = 0x57FF_FFFF_C7FF_FFFE
-        if byte < 64 { return (codes0to63 >> UInt64(byte)) & 1 == 1 }
-        if byte < 128 { return (codes64to127 >> UInt64(byte &- 64)) & 1 == 1 }
-        return false
+        let bits = byte < 64 ? codes0to63 : codes64to127
+        return byte < 128 && (bits >> UInt64(byte & 63)) & 1 == 1
     }
 
     @inline(__always)
@@ -65,11 +64,32 @@ enum ASCII {
         _ buffer: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercaseLiteral: StaticString
     ) -> Bool {
         guard range.count == lowercaseLiteral.utf8CodeUnitCount else { return false }
-        let literal = lowercaseLiteral.utf8Start
-        for offset in 0 ..< range.count where lowercased(buffer[range.lowerBound + offset]) != literal[offset] {
-            return false
+        return equalsIgnoringCase(
+            buffer, range, UnsafeRawBufferPointer(start: lowercaseLiteral.utf8Start, count: range.count))
+    }
+
+    /// Whether `buffer[range]` and `other` spell the same text, ignoring the case of ASCII
+    /// letters; eight bytes at a time.
+    static func equalsIgnoringCase(
+        _ buffer: UnsafeRawBufferPointer, _ range: Range<Int>, _ other: UnsafeRawBufferPointer
+    ) -> Bool {
+        let count = range.count
+        guard count == other.count else { return false }
+        if count < 8 {
+            for offset in 0 ..< count where lowercased(buffer[range.lowerBound + offset]) != lowercased(other[offset]) {
+                return false
+            }
+            return true
         }
-        return true
+        // Whole words, the last one overlapping its predecessor.
+        var offset = 0
+        while true {
+            let left = lowercased(word(buffer, at: range.lowerBound + offset))
+            let right = lowercased(word(other, at: offset))
+            if left != right { return false }
+            if offset == count - 8 { return true }
+            offset = min(offset + 8, count - 8)
+        }
     }
 
     // MARK: Word-at-a-time search
@@ -80,6 +100,18 @@ enum ASCII {
     @inline(__always)
     private static func word(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
         UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// `word` with its upper-case ASCII letters made lower-case, all eight bytes at once.
+    @inline(__always)
+    private static func lowercased(_ word: UInt64) -> UInt64 {
+        // Each byte's low seven bits plus a bias set the high bit from 'A' on, and from past 'Z'
+        // on; no sum carries into the next byte. Bytes of 0x80 and above stay as they are.
+        let low7 = word & ~highBits
+        let fromA = low7 &+ (lowBits &* 0x3F)
+        let pastZ = low7 &+ (lowBits &* 0x25)
+        let upper = (fromA ^ pastZ) & ~word & highBits
+        return word | (upper >> 2)
     }
 
     /// The high bit of every byte of `word` that is zero. A borrow can mark a byte above a zero
@@ -129,15 +161,3 @@ enum ASCII {
     }
 }
 
-extension ASCII {
-    /// Whether `buffer[range]` and `other` spell the same text, ignoring the case of ASCII letters.
-    static func equalsIgnoringCase(
-        _ buffer: UnsafeRawBufferPointer, _ range: Range<Int>, _ other: UnsafeBufferPointer<UInt8>
-    ) -> Bool {
-        guard range.count == other.count else { return false }
-        for offset in 0 ..< range.count where lowercased(buffer[range.lowerBound + offset]) != lowercased(other[offset]) {
-            return false
-        }
-        return true
-    }
-}

@@ -1,26 +1,24 @@
 import WireParsing
 
-/// One `field-name ":" OWS field-value OWS` line, as offsets into the message's bytes.
+/// One `field-name ":" OWS field-value OWS` line, as indices into the bytes it was read from.
 /// RFC 9112 §5.
 struct HTTPFieldLine: Hashable, Sendable {
-    /// Indices into the message's storage.
     var name: Range<Int>
+    /// Without the whitespace around it.
     var value: Range<Int>
-    /// The absolute stream offset of the first byte of the name.
-    var offset: Int
 
-    /// Reads the field line starting at `index` of `text`. `storageBase` is the index of
-    /// `text[0]` in the message's storage; `obsoleteFoldCode` is what a line starting with
-    /// whitespace (RFC 9112 §5.2 obs-fold) throws. Returns the line and the index of the next.
+    /// Reads and checks the field line starting at `index` of `text`, of a request's block
+    /// when `inRequest`. Returns the line and the index of the next.
+    @inline(__always)
     static func parse(
-        _ text: HTTPText, at index: Int, storageBase: Int, obsoleteFoldCode: DecodeError.Code,
-        diagnostics: inout HTTPDiagnostics
+        _ text: HTTPText, at index: Int, inRequest: Bool, diagnostics: inout HTTPDiagnostics
     ) throws(DecodeError) -> (HTTPFieldLine, next: Int) {
         if ASCII.isWhitespace(text[index]) {
-            // RFC 9112 §5.2: a request with obs-fold is rejected; a response's obs-fold would have
-            // to be rewritten into the value, which this zero-copy decoder does not do.
+            // RFC 9112 §5.2: a server must reject obs-fold in a request; elsewhere it is legal
+            // but obsolete, and unfolding it would mean rewriting the value, which this
+            // zero-copy decoder does not do.
             throw DecodeError(
-                obsoleteFoldCode, layer: .http, offset: text.baseOffset + index,
+                inRequest ? .malformed : .unsupported, layer: .http, offset: text.baseOffset + index,
                 expected: "a field name at the start of the line, not a folded continuation (RFC 9112 §5.2)")
         }
         var nameEnd = index
@@ -37,10 +35,26 @@ struct HTTPFieldLine: Hashable, Sendable {
         let (contentEnd, next) = try text.lineContent(from: valueStart, "a field value", diagnostics: &diagnostics)
         var valueEnd = contentEnd
         while valueEnd > valueStart, ASCII.isWhitespace(text[valueEnd - 1]) { valueEnd -= 1 }
-        let line = HTTPFieldLine(
-            name: storageBase + index ..< storageBase + nameEnd,
-            value: storageBase + valueStart ..< storageBase + valueEnd,
-            offset: text.baseOffset + index)
-        return (line, next)
+        return (HTTPFieldLine(name: index ..< nameEnd, value: valueStart ..< valueEnd), next)
+    }
+
+    /// Finds the field lines of `buffer[range]` again, a block `parse` has accepted, up to its
+    /// empty line; stops early when `visit` returns false. Nothing is checked a second time,
+    /// and nothing outside `range` is read whatever the bytes.
+    static func forEach(in buffer: UnsafeRawBufferPointer, _ range: Range<Int>, _ visit: (HTTPFieldLine) -> Bool) {
+        var lineStart = range.lowerBound
+        while lineStart < range.upperBound {
+            let lineFeed = ASCII.firstIndex(of: ASCII.lineFeed, in: buffer, from: lineStart, to: range.upperBound)
+                ?? range.upperBound
+            let contentEnd = lineFeed > lineStart && buffer[lineFeed - 1] == ASCII.carriageReturn ? lineFeed - 1 : lineFeed
+            guard contentEnd > lineStart else { return }
+            let colon = ASCII.firstIndex(of: ASCII.colon, in: buffer, from: lineStart, to: contentEnd) ?? contentEnd
+            var valueStart = min(colon + 1, contentEnd)
+            var valueEnd = contentEnd
+            while valueStart < valueEnd, ASCII.isWhitespace(buffer[valueStart]) { valueStart += 1 }
+            while valueEnd > valueStart, ASCII.isWhitespace(buffer[valueEnd - 1]) { valueEnd -= 1 }
+            guard visit(HTTPFieldLine(name: lineStart ..< colon, value: valueStart ..< valueEnd)) else { return }
+            lineStart = lineFeed + 1
+        }
     }
 }

@@ -22,9 +22,20 @@ public struct HTTPHeaderField: Hashable, Sendable, CustomStringConvertible {
 public struct HTTPHeaders: RandomAccessCollection, Sendable {
     private let storage: [UInt8]
     private let lines: [HTTPFieldLine]
+    /// The stream offset of storage index 0, were the block's bytes laid out from there.
+    private let offsetOfStorageStart: Int
 
-    init(storage: [UInt8], lines: [HTTPFieldLine]) {
+    /// The field lines of `storage[block]`, a block the parser has accepted.
+    init(storage: [UInt8], block: Range<Int>, offsetOfStorageStart: Int) {
         self.storage = storage
+        self.offsetOfStorageStart = offsetOfStorageStart
+        var lines: [HTTPFieldLine] = []
+        storage.withUnsafeBytes { bytes in
+            HTTPFieldLine.forEach(in: bytes, block) { line in
+                lines.append(line)
+                return true
+            }
+        }
         self.lines = lines
     }
 
@@ -36,7 +47,7 @@ public struct HTTPHeaders: RandomAccessCollection, Sendable {
         return HTTPHeaderField(
             name: String(decoding: storage[line.name], as: UTF8.self),
             value: String(decoding: storage[line.value], as: UTF8.self),
-            offset: line.offset)
+            offset: offsetOfStorageStart + line.name.lowerBound)
     }
 
     /// The value of the first field called `name`, in any case; nil when there is none.
@@ -69,19 +80,11 @@ public struct HTTPHeaders: RandomAccessCollection, Sendable {
     }
 
     private func withName<Result>(
-        _ name: String, _ body: (UnsafeRawBufferPointer, UnsafeBufferPointer<UInt8>) -> Result
+        _ name: String, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Result
     ) -> Result {
         var name = name
         return name.withUTF8 { nameBytes in
-            storage.withUnsafeBytes { bytes in body(bytes, nameBytes) }
-        }
-    }
-
-    /// The media type of the first `Content-Type` field, without allocating for HAP's types.
-    var contentType: HAPContentType? {
-        storage.withUnsafeBytes { bytes in
-            lines.first { ASCII.equalsIgnoringCase(bytes, $0.name, "content-type") }
-                .map { HAPContentType(bytes: bytes, $0.value) }
+            storage.withUnsafeBytes { bytes in body(bytes, UnsafeRawBufferPointer(nameBytes)) }
         }
     }
 }

@@ -15,10 +15,6 @@ public struct HTTPMessage: Sendable {
     }
 
     public let kind: Kind
-    /// The header fields, in wire order with their original case.
-    public let headers: HTTPHeaders
-    /// The trailer section of a chunked body; empty otherwise.
-    public let trailers: HTTPHeaders
     public let framing: HTTPBodyFraming
     /// The `Content-Length` the header block gave, whether or not it framed the body; nil
     /// when absent or beyond `Int`.
@@ -36,24 +32,41 @@ public struct HTTPMessage: Sendable {
 
     private let storage: [UInt8]
     private let startLine: HTTPStartLine
+    /// Storage indices of the field lines of the header block and of the trailer section.
+    private let fieldBlock: Range<Int>
+    private let trailerBlock: Range<Int>
+    /// The stream offset of storage index 0 as the trailer section's offsets count it.
+    private let trailerOffsetOfStorageStart: Int
     private let bodyRange: Range<Int>
 
     init(
-        storage: [UInt8], head: HTTPHead, trailerLines: [HTTPFieldLine], framing: HTTPBodyFraming,
-        bodyRange: Range<Int>, endOffset: Int, diagnostics: [HTTPDiagnostic]
+        storage: [UInt8], head: HTTPHead, startOffset: Int, trailerBlock: Range<Int>, trailerOffset: Int,
+        framing: HTTPBodyFraming, bodyCount: Int, endOffset: Int, diagnostics: [HTTPDiagnostic]
     ) {
         self.storage = storage
         self.startLine = head.startLine
         self.kind = head.startLine.kind
-        self.headers = HTTPHeaders(storage: storage, lines: head.fields)
-        self.trailers = HTTPHeaders(storage: storage, lines: trailerLines)
+        self.fieldBlock = head.fieldsStart ..< head.length
+        self.trailerBlock = trailerBlock
+        self.trailerOffsetOfStorageStart = trailerOffset - trailerBlock.lowerBound
         self.framing = framing
-        self.contentLength = head.contentLength?.value
+        self.contentLength = head.contentLength
         self.diagnostics = diagnostics
-        self.startOffset = head.offset
-        self.headerEndOffset = head.offset + head.length
+        self.startOffset = startOffset
+        self.headerEndOffset = startOffset + head.length
         self.endOffset = endOffset
-        self.bodyRange = bodyRange
+        self.bodyRange = head.length ..< head.length + bodyCount
+    }
+
+    /// The header fields, in wire order with their original case. Found in the message's bytes
+    /// on each access.
+    public var headers: HTTPHeaders {
+        HTTPHeaders(storage: storage, block: fieldBlock, offsetOfStorageStart: startOffset)
+    }
+
+    /// The trailer section of a chunked body; empty otherwise.
+    public var trailers: HTTPHeaders {
+        HTTPHeaders(storage: storage, block: trailerBlock, offsetOfStorageStart: trailerOffsetOfStorageStart)
     }
 
     /// Whether this is an `EVENT/1.0` notification.
@@ -88,8 +101,19 @@ public struct HTTPMessage: Sendable {
         return HAPRequestTarget(parsing: &cursor)
     }
 
-    /// The media type of the first `Content-Type` field.
-    public var contentType: HAPContentType? { headers.contentType }
+    /// The media type of the first `Content-Type` field, found without allocating for HAP's
+    /// media types.
+    public var contentType: HAPContentType? {
+        storage.withUnsafeBytes { bytes in
+            var contentType: HAPContentType?
+            HTTPFieldLine.forEach(in: bytes, fieldBlock) { line in
+                guard ASCII.equalsIgnoringCase(bytes, line.name, "content-type") else { return true }
+                contentType = HAPContentType(bytes: bytes, line.value)
+                return false
+            }
+            return contentType
+        }
+    }
 
     /// The body, de-chunked.
     public var body: ArraySlice<UInt8> { storage[bodyRange] }

@@ -64,24 +64,41 @@ public struct HTTPStreamParser: Sendable {
     }
 
     private struct MessageInProgress {
-        /// The header block, then the de-chunked body, then the trailer section.
+        /// The header block, then the de-chunked body, then the trailer section. While a
+        /// block spans pieces, storage holds what of it arrived in earlier pieces.
         var storage: [UInt8] = []
         var startOffset = 0
+        /// The header block or trailer section being read, its absolute offset and the
+        /// storage index of its first byte.
+        var reader = HTTPHeadReader()
+        var blockOffset = 0
+        var blockStorageStart = 0
+        /// The header block, once complete.
         var head: HTTPHead?
-        var framing = HTTPHead.Framing.none
         var headerEndOffset = 0
         var bodyCount = 0
         var chunkCount = 0
-        var trailerLines: [HTTPFieldLine] = []
-        /// The header block or trailer section being scanned: its absolute offset and where
-        /// its bytes begin in `storage`.
-        var blockOffset = 0
-        var blockStorageStart = 0
-        var scanner = HTTPHeaderBlockScanner(hasStartLine: true)
-        /// The start line and the index after it, read as soon as it was whole.
-        var startLine: (HTTPStartLine, next: Int)?
         var chunkSizeLine = HTTPChunkSizeLine()
+        /// Storage indices of the trailer section, once read.
+        var trailerBlock = 0 ..< 0
         var diagnostics = HTTPDiagnostics()
+
+        /// Starts over, in place, with a message whose first bytes, without a line feed, are
+        /// `prefix`. Assigning a new value would move the whole struct for every message.
+        mutating func reset(startOffset: Int, prefix: [UInt8]) {
+            storage = prefix
+            self.startOffset = startOffset
+            reader = HTTPHeadReader()
+            blockOffset = startOffset
+            blockStorageStart = 0
+            head = nil
+            headerEndOffset = 0
+            bodyCount = 0
+            chunkCount = 0
+            chunkSizeLine = HTTPChunkSizeLine()
+            trailerBlock = 0 ..< 0
+            diagnostics = HTTPDiagnostics()
+        }
     }
 
     public init(limits: HTTPLimits = HTTPLimits()) {
@@ -137,7 +154,7 @@ public struct HTTPStreamParser: Sendable {
         let end = streamOffset
         switch state {
         case .untilClose:
-            emit(end: end, handle)
+            finishMessage(end: end, handle)
         case .head, .fixedBody, .chunkSizeLine, .chunkData, .chunkDataEnd, .trailers:
             let start = message.startOffset
             handle(.discarded(HTTPDiscardedBytes(range: start ..< end, reason: .incompleteMessage)))
@@ -186,13 +203,13 @@ public struct HTTPStreamParser: Sendable {
         switch state {
         case .betweenMessages:
             return try startMessage(window, at: windowOffset, from: index, handle)
-        case .head:
-            return try continueHead(window, at: windowOffset, from: index, handle)
+        case .head, .trailers:
+            return try readBlock(window, at: windowOffset, from: index, handle)
         case .fixedBody(let remaining):
             let count = min(remaining, window.count - index)
             store(window, index ..< index + count)
             if count == remaining {
-                emit(end: windowOffset + index + count, handle)
+                finishMessage(end: windowOffset + index + count, handle)
             } else {
                 state = .fixedBody(remaining: remaining - count)
             }
@@ -218,8 +235,6 @@ public struct HTTPStreamParser: Sendable {
                     expected: sawCarriageReturn ? "LF after CR (RFC 9112 §2.2)" : "CR LF after the chunk data (RFC 9112 §7.1)")
             }
             return index + 1
-        case .trailers:
-            return try continueTrailers(window, at: windowOffset, from: index, handle)
         case .untilClose:
             let count = window.count - index
             guard count <= limits.maxBodySize - message.bodyCount else {
@@ -258,125 +273,134 @@ public struct HTTPStreamParser: Sendable {
 
     /// Starts a message at `offset` whose first bytes, without a line feed, are `prefix`.
     private mutating func beginMessage(at offset: Int, prefix: [UInt8]) {
-        message = MessageInProgress()
-        message.startOffset = offset
-        message.blockOffset = offset
-        message.storage = prefix
-        message.scanner = HTTPHeaderBlockScanner(hasStartLine: true, prefix: prefix)
+        message.reset(startOffset: offset, prefix: prefix)
         state = .head
     }
 
-    private mutating func continueHead(
+    /// Reads the lines of the header block or trailer section being received, each as soon as
+    /// its line feed is in: in place when the line lies in `window`, from storage when it began
+    /// in an earlier piece.
+    private mutating func readBlock(
         _ window: UnsafeRawBufferPointer, at windowOffset: Int, from index: Int, _ handle: (HTTPStreamEvent) -> Void
     ) throws(DecodeError) -> Int {
-        // Scanned bytes not yet in storage are all in this window, just before `index`.
-        var unstoredStart = index - (message.scanner.scannedCount - message.storage.count)
-        var position = index
+        // Storage holds the block's bytes that came before `index`; window bytes from
+        // `unstoredStart` on are not stored yet.
+        let storedCount = message.storage.count - message.blockStorageStart
+        var unstoredStart = index
+        var lineStart = index - (storedCount - message.reader.length)
         while true {
-            switch try message.scanner.scan(window, from: position, blockOffset: message.blockOffset, limits: limits) {
-            case .needsMore:
+            // A line feed at block-relative offset r makes the block (or the start line) r + 1
+            // bytes long: the search stops at the limit instead of buffering past it.
+            let boundIsStartLine = message.reader.awaitsStartLine && limits.maxStartLineLength < limits.maxHeaderBlockSize
+            let bound = max(boundIsStartLine ? limits.maxStartLineLength : limits.maxHeaderBlockSize, 0)
+            // Bytes before `index` are stored and hold no line feed.
+            let searchStart = max(lineStart, index)
+            let searchEnd = min(window.count, max(searchStart, index + (bound - storedCount)))
+            guard let lineFeed = ASCII.firstIndex(of: ASCII.lineFeed, in: window, from: searchStart, to: searchEnd) else {
+                if searchEnd < window.count {
+                    throw DecodeError(
+                        .limitExceeded, layer: .http, offset: message.blockOffset + bound,
+                        expected: "a \(boundIsStartLine ? "start line" : "header block") of at most \(bound) bytes")
+                }
                 store(window, unstoredStart ..< window.count)
                 return window.count
-            case .startLineComplete(let end):
-                if !message.storage.isEmpty {
-                    store(window, unstoredStart ..< end)
-                    unstoredStart = end
-                }
-                try checkStartLine(UnsafeRawBufferPointer(rebasing: window[unstoredStart ..< end]))
-                position = end
-            case .blockComplete(let end):
-                try completeHead(window, unstoredStart ..< end, at: windowOffset, handle)
-                return end
+            }
+            let lineOffset = message.blockOffset + message.reader.length
+            let line: HTTPHeadReader.Line
+            if lineStart >= unstoredStart {
+                line = try message.reader.read(
+                    line: HTTPText(buffer: UnsafeRawBufferPointer(rebasing: window[lineStart ... lineFeed]), baseOffset: lineOffset),
+                    limits: limits, diagnostics: &message.diagnostics)
+            } else {
+                store(window, unstoredStart ..< lineFeed + 1)
+                unstoredStart = lineFeed + 1
+                line = try readStoredLine(at: lineOffset)
+            }
+            lineStart = lineFeed + 1
+            switch line {
+            case .startOrField:
+                continue
+            case .endOfHead(let startLine):
+                return try completeHead(startLine, window, at: windowOffset, end: lineStart, unstoredStart: unstoredStart, handle)
+            case .endOfTrailers:
+                store(window, unstoredStart ..< lineStart)
+                message.trailerBlock = message.blockStorageStart ..< message.storage.count
+                finishMessage(end: windowOffset + lineStart, handle)
+                return lineStart
             }
         }
     }
 
-    /// Reads the start line as soon as it is whole, from storage or else from `bytes`: a line
-    /// that can never start a message fails before a header block is buffered behind it.
-    private mutating func checkStartLine(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) {
-        let offset = message.startOffset
+    /// Reads the line at the end of storage, which began in an earlier piece.
+    private mutating func readStoredLine(at lineOffset: Int) throws(DecodeError) -> HTTPHeadReader.Line {
+        var reader = message.reader
         var diagnostics = message.diagnostics
-        if message.storage.isEmpty {
-            message.startLine = try HTTPStartLine.parse(HTTPText(buffer: bytes, baseOffset: offset), diagnostics: &diagnostics)
-        } else {
-            message.startLine = try message.storage.span.bytes.withUnsafeBytes { (buffer) throws(DecodeError) in
-                try HTTPStartLine.parse(HTTPText(buffer: buffer, baseOffset: offset), diagnostics: &diagnostics)
-            }
+        let limits = limits
+        let lineStorageStart = message.blockStorageStart + reader.length
+        let line = try message.storage.span.bytes.extracting(lineStorageStart...).withUnsafeBytes { (buffer) throws(DecodeError) in
+            try reader.read(line: HTTPText(buffer: buffer, baseOffset: lineOffset), limits: limits, diagnostics: &diagnostics)
         }
+        message.reader = reader
         message.diagnostics = diagnostics
+        return line
     }
 
-    /// Parses the complete header block — what storage holds, then `window[range]` — and sets
-    /// up the body.
+    /// Sets up the body of the message whose header block ended just before `window[end]`.
+    /// A message that arrived whole in `window` is copied once and delivered at once.
     private mutating func completeHead(
-        _ window: UnsafeRawBufferPointer, _ range: Range<Int>, at windowOffset: Int, _ handle: (HTTPStreamEvent) -> Void
-    ) throws(DecodeError) {
-        let headEnd = windowOffset + range.upperBound
-        let available = window.count - range.upperBound
+        _ startLine: HTTPStartLine, _ window: UnsafeRawBufferPointer, at windowOffset: Int, end: Int,
+        unstoredStart: Int, _ handle: (HTTPStreamEvent) -> Void
+    ) throws(DecodeError) -> Int {
+        let framing = try message.reader.framing(
+            of: startLine, blockOffset: message.startOffset, limits: limits, diagnostics: &message.diagnostics)
+        let head = HTTPHead(
+            startLine: startLine, fieldsStart: message.reader.fieldsStart, length: message.reader.length,
+            contentLength: message.reader.contentLength?.value, framing: framing)
+        message.headerEndOffset = windowOffset + end
+        let available = window.count - end
         if message.storage.isEmpty {
-            // The whole block arrived in this piece: parse it in place, then copy it once into
-            // storage sized for the body that follows.
-            let headBytes = UnsafeRawBufferPointer(rebasing: window[range])
-            let (head, framing) = try Self.parseHead(
-                headBytes, offset: message.startOffset, startLine: message.startLine,
-                fieldCount: message.scanner.fieldLineCount, limits: limits, diagnostics: &message.diagnostics)
-            let capacity = head.length + initialBodyCapacity(framing, available: available)
-            message.storage = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: headBytes)
-                initializedCount = headBytes.count
+            let headStart = end - head.length
+            switch framing {
+            case .none, .contentLength(0):
+                emit(Array(UnsafeRawBufferPointer(rebasing: window[headStart ..< end])), head: head, end: windowOffset + end, handle)
+                return end
+            case .contentLength(let length) where length <= available:
+                let bytes = Array(UnsafeRawBufferPointer(rebasing: window[headStart ..< end + length]))
+                message.bodyCount = length
+                emit(bytes, head: head, end: windowOffset + end + length, handle)
+                return end + length
+            case .contentLength, .chunked, .untilClose:
+                break
             }
-            accept(head, framing: framing, headerEnd: headEnd, handle)
-        } else {
-            store(window, range)
-            let offset = message.startOffset
-            let startLine = message.startLine
-            let fieldCount = message.scanner.fieldLineCount
-            let limits = limits
-            var diagnostics = message.diagnostics
-            let (head, framing) = try message.storage.span.bytes.withUnsafeBytes { (buffer) throws(DecodeError) in
-                try Self.parseHead(
-                    buffer, offset: offset, startLine: startLine, fieldCount: fieldCount, limits: limits,
-                    diagnostics: &diagnostics)
-            }
-            message.diagnostics = diagnostics
             message.storage.reserveCapacity(head.length + initialBodyCapacity(framing, available: available))
-            accept(head, framing: framing, headerEnd: headEnd, handle)
+            store(window, headStart ..< end)
+        } else {
+            store(window, unstoredStart ..< end)
+            message.storage.reserveCapacity(head.length + initialBodyCapacity(framing, available: available))
         }
-    }
-
-    private static func parseHead(
-        _ bytes: UnsafeRawBufferPointer, offset: Int, startLine: (HTTPStartLine, next: Int)?, fieldCount: Int,
-        limits: HTTPLimits, diagnostics: inout HTTPDiagnostics
-    ) throws(DecodeError) -> (HTTPHead, HTTPHead.Framing) {
-        var cursor = ByteCursor(RawSpan(_unsafeBytes: bytes), layer: .http, baseOffset: offset)
-        let head = try HTTPHead(parsing: &cursor, startLine: startLine, fieldCapacity: fieldCount, diagnostics: &diagnostics)
-        return (head, try head.framing(limits: limits, diagnostics: &diagnostics))
+        message.head = head
+        switch framing {
+        case .none, .contentLength(0):
+            finishMessage(end: windowOffset + end, handle)
+        case .contentLength(let length):
+            state = .fixedBody(remaining: length)
+        case .chunked:
+            message.reader = HTTPHeadReader(trailersOf: startLine.kind)
+            state = .chunkSizeLine
+        case .untilClose:
+            state = .untilClose
+        }
+        return end
     }
 
     /// Storage to reserve for a body: all of it when it is already here, otherwise what is here
     /// (or a modest start), so that a large announced length commits no memory before its
     /// bytes arrive.
-    private func initialBodyCapacity(_ framing: HTTPHead.Framing, available: Int) -> Int {
+    private func initialBodyCapacity(_ framing: HTTPHeadReader.Framing, available: Int) -> Int {
         switch framing {
         case .none: 0
         case .contentLength(let length): length <= available ? length : min(length, max(available, 16 * 1024))
         case .chunked, .untilClose: min(available, max(limits.maxBodySize, 0))
-        }
-    }
-
-    private mutating func accept(_ head: HTTPHead, framing: HTTPHead.Framing, headerEnd: Int, _ handle: (HTTPStreamEvent) -> Void) {
-        message.head = head
-        message.framing = framing
-        message.headerEndOffset = headerEnd
-        switch framing {
-        case .none, .contentLength(0):
-            emit(end: headerEnd, handle)
-        case .contentLength(let length):
-            state = .fixedBody(remaining: length)
-        case .chunked:
-            state = .chunkSizeLine
-        case .untilClose:
-            state = .untilClose
         }
     }
 
@@ -395,39 +419,11 @@ public struct HTTPStreamParser: Sendable {
             state = .trailers
             message.blockOffset = windowOffset + line.end
             message.blockStorageStart = message.storage.count
-            message.scanner = HTTPHeaderBlockScanner(hasStartLine: false)
         } else {
             message.chunkCount += 1
             state = .chunkData(remaining: line.size)
         }
         return line.end
-    }
-
-    private mutating func continueTrailers(
-        _ window: UnsafeRawBufferPointer, at windowOffset: Int, from index: Int, _ handle: (HTTPStreamEvent) -> Void
-    ) throws(DecodeError) -> Int {
-        guard case .blockComplete(let end) = try message.scanner.scan(
-            window, from: index, blockOffset: message.blockOffset, limits: limits)
-        else {
-            store(window, index ..< window.count)
-            return window.count
-        }
-        store(window, index ..< end)
-        let storageBase = message.blockStorageStart
-        let blockOffset = message.blockOffset
-        let obsoleteFoldCode: DecodeError.Code = message.head?.startLine.kind == .request ? .malformed : .unsupported
-        var lines: [HTTPFieldLine] = []
-        lines.reserveCapacity(message.scanner.fieldLineCount)
-        var diagnostics = message.diagnostics
-        try message.storage.span.bytes.extracting(storageBase...).withUnsafeBytes { (buffer) throws(DecodeError) in
-            _ = try HTTPHead.parseFields(
-                HTTPText(buffer: buffer, baseOffset: blockOffset), from: 0, storageBase: storageBase,
-                obsoleteFoldCode: obsoleteFoldCode, into: &lines, diagnostics: &diagnostics)
-        }
-        message.diagnostics = diagnostics
-        message.trailerLines = lines
-        emit(end: windowOffset + end, handle)
-        return end
     }
 
     // MARK: Message boundaries
@@ -441,21 +437,26 @@ public struct HTTPStreamParser: Sendable {
         }
     }
 
-    private mutating func emit(end: Int, _ handle: (HTTPStreamEvent) -> Void) {
-        var finished = MessageInProgress()
-        swap(&finished, &message)
+    /// Hands over the message whose body just ended; its storage is moved out, not copied.
+    private mutating func finishMessage(end: Int, _ handle: (HTTPStreamEvent) -> Void) {
+        guard let head = message.head.take() else { return }
+        var storage: [UInt8] = []
+        swap(&storage, &message.storage)
+        emit(storage, head: head, end: end, handle)
+    }
+
+    private mutating func emit(_ storage: [UInt8], head: HTTPHead, end: Int, _ handle: (HTTPStreamEvent) -> Void) {
         state = .betweenMessages
-        guard let head = finished.head else { return }
-        let framing: HTTPBodyFraming = switch finished.framing {
+        let framing: HTTPBodyFraming = switch head.framing {
         case .none: .none
         case .contentLength(let length): .contentLength(length)
-        case .chunked: .chunked(chunkCount: finished.chunkCount)
+        case .chunked: .chunked(chunkCount: message.chunkCount)
         case .untilClose: .untilClose
         }
         handle(.message(HTTPMessage(
-            storage: finished.storage, head: head, trailerLines: finished.trailerLines, framing: framing,
-            bodyRange: head.length ..< head.length + finished.bodyCount, endOffset: end,
-            diagnostics: finished.diagnostics.all)))
+            storage: storage, head: head, startOffset: message.startOffset, trailerBlock: message.trailerBlock,
+            trailerOffset: message.blockOffset, framing: framing, bodyCount: message.bodyCount, endOffset: end,
+            diagnostics: message.diagnostics.all)))
     }
 
     // MARK: Gaps, errors and resynchronisation

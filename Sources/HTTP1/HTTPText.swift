@@ -12,6 +12,7 @@ struct HTTPText {
     subscript(index: Int) -> UInt8 { buffer[index] }
 
     /// Whether the bytes from `index` on begin with `literal`.
+    @inline(__always)
     func hasPrefix(_ literal: StaticString, at index: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard index >= 0, length <= count - index else { return false }
@@ -36,6 +37,7 @@ struct HTTPText {
 
     /// The line ending that starts exactly at `index`: CR LF, or LF alone (RFC 9112 §2.2 lets a
     /// recipient accept it). Returns the index after it.
+    @inline(__always)
     func lineEnding(at index: Int, _ what: @autoclosure () -> String, diagnostics: inout HTTPDiagnostics) throws(DecodeError) -> Int {
         guard index < count else { throw malformed(what(), at: index) }
         switch buffer[index] {
@@ -55,6 +57,7 @@ struct HTTPText {
     /// Finds the end of a line whose remaining content starts at `index` and may hold any byte
     /// but a control character (horizontal tab allowed). Returns where the content ends and
     /// where the next line starts.
+    @inline(__always)
     func lineContent(from index: Int, _ what: @autoclosure () -> String, diagnostics: inout HTTPDiagnostics) throws(DecodeError) -> (end: Int, next: Int) {
         var position = index
         while true {

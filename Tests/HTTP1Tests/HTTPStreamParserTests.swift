@@ -126,6 +126,13 @@ import WireParsing
         #expect(observations[3].message?.kind == .event)
     }
 
+    @Test func theEmptyLineIsFoundWhenItsCarriageReturnCameInAnEarlierPiece() {
+        let head = Fixtures.text("GET /accessories HTTP/1.1\r\nHost: x\r\n\r")
+        let found = messages(observe([.bytes(head), .bytes(Fixtures.text("\n")), .bytes(Fixtures.noContentResponse)]))
+        #expect(found.map(\.kind) == [.request, .response])
+        #expect(found.first?.endOffset == head.count + 1)
+    }
+
     @Test func aTrailerSectionIsKeptWithTheMessage() throws {
         let bytes = Fixtures.text(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;name=value\r\nabcd\r\n0\r\nX-Checksum: 1f\r\n\r\n")

@@ -1,16 +1,24 @@
 import WireParsing
 
-/// A complete header block: the start line, the field lines and the empty line that ends them,
-/// with what the fields say about the body. RFC 9112 §2.1.
-struct HTTPHead {
-    var startLine: HTTPStartLine
-    var fields: [HTTPFieldLine]
-    /// The absolute stream offset of the first byte.
-    var offset: Int
-    /// Bytes from the start line through the empty line.
-    var length: Int
-    var contentLength: ContentLength?
-    var transferEncoding: TransferEncoding?
+/// A header block or a trailer section, read one complete line at a time, as the lines arrive.
+/// RFC 9112 §2.1, §5 and §7.1.2.
+///
+/// Every line is checked as soon as its line feed is in, so errors come in stream order however
+/// the stream is split. Only what frames the body is kept: the field lines are found again in
+/// the message's bytes when someone asks for them, so that a message costs one allocation.
+struct HTTPHeadReader {
+    /// Whether the block begins with a start line: a header block does, a trailer section not.
+    let hasStartLine: Bool
+    /// For a trailer section, whether it ends a request.
+    private let trailersOfRequest: Bool
+    /// Bytes of the complete lines read so far: the block-relative offset of the next line.
+    private(set) var length = 0
+    private(set) var fieldCount = 0
+    private(set) var startLine: HTTPStartLine?
+    /// The block-relative offset of the first field line (or of the empty line).
+    private(set) var fieldsStart = 0
+    private(set) var contentLength: ContentLength?
+    private(set) var transferEncoding: TransferEncoding?
 
     /// What the `Content-Length` fields said. RFC 9110 §8.6.
     struct ContentLength {
@@ -37,68 +45,58 @@ struct HTTPHead {
         case untilClose
     }
 
-    /// Reads the header block that fills `cursor`'s remaining bytes and moves the cursor past it.
-    /// `startLine` is the block's start line with the index after it, when the caller has read
-    /// it already. `fieldCapacity` is the number of field lines, known from scanning, so that
-    /// the field array is allocated once.
-    init(
-        parsing cursor: inout ByteCursor, startLine knownStartLine: (HTTPStartLine, next: Int)? = nil,
-        fieldCapacity: Int = 0, diagnostics: inout HTTPDiagnostics
-    ) throws(DecodeError) {
-        let baseOffset = cursor.offset
-        let head = try cursor.readRemaining().withUnsafeBytes { (buffer) throws(DecodeError) -> HTTPHead in
-            let text = HTTPText(buffer: buffer, baseOffset: baseOffset)
-            let (startLine, fieldsStart) = if let knownStartLine {
-                knownStartLine
-            } else {
-                try HTTPStartLine.parse(text, diagnostics: &diagnostics)
-            }
-            var fields: [HTTPFieldLine] = []
-            fields.reserveCapacity(fieldCapacity)
-            // RFC 9112 §5.2: a server must reject obs-fold in a request; elsewhere it is legal
-            // but obsolete, and unfolding it would mean rewriting the value.
-            let obsoleteFoldCode: DecodeError.Code = startLine.kind == .request ? .malformed : .unsupported
-            let end = try HTTPHead.parseFields(
-                text, from: fieldsStart, storageBase: 0, obsoleteFoldCode: obsoleteFoldCode,
-                into: &fields, diagnostics: &diagnostics)
-            guard end == buffer.count else { throw text.malformed("the end of the header block", at: end) }
-            var head = HTTPHead(startLine: startLine, fields: fields, offset: baseOffset, length: buffer.count)
-            for field in fields {
-                try head.interpretFramingField(field, text, diagnostics: &diagnostics)
-            }
-            return head
-        }
-        self = head
+    /// What a complete line was.
+    enum Line {
+        case startOrField
+        /// The empty line ending a header block, whose start line it hands over.
+        case endOfHead(HTTPStartLine)
+        case endOfTrailers
     }
 
-    private init(startLine: HTTPStartLine, fields: [HTTPFieldLine], offset: Int, length: Int) {
-        self.startLine = startLine
-        self.fields = fields
-        self.offset = offset
-        self.length = length
+    /// A reader for a message's header block.
+    @inline(__always)
+    init() {
+        hasStartLine = true
+        trailersOfRequest = false
     }
 
-    /// Reads field lines from `index` through the empty line that ends the block; returns the
-    /// index after that line. Shared by the header block and the trailer section.
-    static func parseFields(
-        _ text: HTTPText, from index: Int, storageBase: Int, obsoleteFoldCode: DecodeError.Code,
-        into fields: inout [HTTPFieldLine], diagnostics: inout HTTPDiagnostics
-    ) throws(DecodeError) -> Int {
-        var lineStart = index
-        while true {
-            guard lineStart < text.count else {
-                throw DecodeError(.truncated, layer: .http, offset: text.baseOffset + lineStart, expected: "the empty line ending the header block")
-            }
-            let first = text[lineStart]
-            if first == ASCII.carriageReturn || first == ASCII.lineFeed {
-                return try text.lineEnding(at: lineStart, "the empty line ending the header block", diagnostics: &diagnostics)
-            }
-            let (field, next) = try HTTPFieldLine.parse(
-                text, at: lineStart, storageBase: storageBase, obsoleteFoldCode: obsoleteFoldCode,
-                diagnostics: &diagnostics)
-            fields.append(field)
-            lineStart = next
+    /// A reader for the trailer section of a message of `kind`.
+    init(trailersOf kind: HTTPMessage.Kind) {
+        hasStartLine = false
+        trailersOfRequest = kind == .request
+    }
+
+    /// Whether the start line is still to come.
+    var awaitsStartLine: Bool { hasStartLine && startLine == nil }
+
+    /// Whether the block belongs to a request, whose rules are stricter.
+    private var inRequest: Bool {
+        hasStartLine ? startLine?.kind == .request : trailersOfRequest
+    }
+
+    /// Reads `line`, one complete line through its line feed, at block-relative offset `length`.
+    mutating func read(line: HTTPText, limits: HTTPLimits, diagnostics: inout HTTPDiagnostics) throws(DecodeError) -> Line {
+        defer { length += line.count }
+        if awaitsStartLine {
+            (startLine, _) = try HTTPStartLine.parse(line, diagnostics: &diagnostics)
+            fieldsStart = line.count
+            return .startOrField
         }
+        let first = line[0]
+        if first == ASCII.carriageReturn || first == ASCII.lineFeed {
+            let end = try line.lineEnding(at: 0, "the empty line ending the header block", diagnostics: &diagnostics)
+            guard end == line.count else { throw line.malformed("the empty line ending the header block", at: 0) }
+            return startLine.map { .endOfHead($0) } ?? .endOfTrailers
+        }
+        fieldCount += 1
+        guard fieldCount <= limits.maxHeaderCount else {
+            throw line.limitExceeded("at most \(limits.maxHeaderCount) header fields", at: 0)
+        }
+        let (field, _) = try HTTPFieldLine.parse(line, at: 0, inRequest: inRequest, diagnostics: &diagnostics)
+        if hasStartLine {
+            try interpretFramingField(field, line, diagnostics: &diagnostics)
+        }
+        return .startOrField
     }
 
     /// Takes note of `Content-Length` and `Transfer-Encoding`, the fields that frame the body.
@@ -182,8 +180,11 @@ struct HTTPHead {
         }
     }
 
-    /// Decides how the body ends. RFC 9112 §6.3, with HAP's rule for events.
-    func framing(limits: HTTPLimits, diagnostics: inout HTTPDiagnostics) throws(DecodeError) -> Framing {
+    /// Decides how the body ends, for the message whose start line is `startLine`, at absolute
+    /// offset `blockOffset`. RFC 9112 §6.3, with HAP's rule for events.
+    func framing(
+        of startLine: HTTPStartLine, blockOffset: Int, limits: HTTPLimits, diagnostics: inout HTTPDiagnostics
+    ) throws(DecodeError) -> Framing {
         if case .status(let line) = startLine, line.status.forbidsBody {
             if let contentLength, contentLength.value != 0, line.status != .notModified {
                 diagnostics.note(.contentLengthOnBodilessResponse, offset: contentLength.offset)
@@ -220,10 +221,21 @@ struct HTTPHead {
         case .request:
             return .none
         case .event:
-            diagnostics.note(.eventWithoutContentLength, offset: offset)
+            diagnostics.note(.eventWithoutContentLength, offset: blockOffset)
             return .none
         case .response:
             return .untilClose
         }
     }
+}
+
+/// What a complete header block says, kept while the body arrives.
+struct HTTPHead {
+    var startLine: HTTPStartLine
+    /// The offset of the first field line from the start of the block.
+    var fieldsStart: Int
+    /// Bytes from the start line through the empty line.
+    var length: Int
+    var contentLength: Int?
+    var framing: HTTPHeadReader.Framing
 }
