@@ -10,24 +10,25 @@ extension DecodeError.Layer {
 /// Every bound is checked before memory is committed to it: a `Content-Length` or chunk size
 /// above its limit fails at once instead of reserving storage, and a header block that never
 /// ends fails as soon as it outgrows its limit. A message at a limit is accepted; one byte more
-/// throws `DecodeError.Code.limitExceeded`. A negative bound behaves as zero.
+/// throws `DecodeError.Code.limitExceeded`.
 public struct HTTPLimits: Hashable, Sendable {
     /// The longest start line, counting its line ending. HAP's longest are
     /// `GET /characteristics?id=…` reads naming many characteristics.
-    public var maxStartLineLength: Int
+    public let maxStartLineLength: Int
     /// The largest header block (start line, field lines and the empty line), and separately
     /// the largest trailer section of a chunked body.
-    public var maxHeaderBlockSize: Int
+    public let maxHeaderBlockSize: Int
     /// The most field lines in a header block or a trailer section.
-    public var maxHeaderCount: Int
+    public let maxHeaderCount: Int
     /// The largest body, after de-chunking. `/accessories` of a large bridge and camera
     /// snapshots (`/resource`) are the biggest HAP bodies, at a few hundred kilobytes.
-    public var maxBodySize: Int
+    public let maxBodySize: Int
     /// The largest single chunk of a chunked body.
-    public var maxChunkSize: Int
+    public let maxChunkSize: Int
     /// The longest chunk-size line, extensions and line ending included.
-    public var maxChunkLineLength: Int
+    public let maxChunkLineLength: Int
 
+    /// A negative bound is taken as zero.
     public init(
         maxStartLineLength: Int = 8 * 1024,
         maxHeaderBlockSize: Int = 64 * 1024,
@@ -36,11 +37,11 @@ public struct HTTPLimits: Hashable, Sendable {
         maxChunkSize: Int = 16 * 1024 * 1024,
         maxChunkLineLength: Int = 1024
     ) {
-        self.maxStartLineLength = maxStartLineLength
-        self.maxHeaderBlockSize = maxHeaderBlockSize
-        self.maxHeaderCount = maxHeaderCount
-        self.maxBodySize = maxBodySize
-        self.maxChunkSize = maxChunkSize
-        self.maxChunkLineLength = maxChunkLineLength
+        self.maxStartLineLength = max(maxStartLineLength, 0)
+        self.maxHeaderBlockSize = max(maxHeaderBlockSize, 0)
+        self.maxHeaderCount = max(maxHeaderCount, 0)
+        self.maxBodySize = max(maxBodySize, 0)
+        self.maxChunkSize = max(maxChunkSize, 0)
+        self.maxChunkLineLength = max(maxChunkLineLength, 0)
     }
 }

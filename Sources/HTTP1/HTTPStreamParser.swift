@@ -239,7 +239,7 @@ public struct HTTPStreamParser: Sendable {
             let count = window.count - index
             guard count <= limits.maxBodySize - message.bodyCount else {
                 throw DecodeError(
-                    .limitExceeded, layer: .http, offset: message.headerEndOffset + max(limits.maxBodySize, 0),
+                    .limitExceeded, layer: .http, offset: message.headerEndOffset + limits.maxBodySize,
                     expected: "a body of at most \(limits.maxBodySize) bytes")
             }
             store(window, index ..< window.count)
@@ -292,7 +292,7 @@ public struct HTTPStreamParser: Sendable {
             // A line feed at block-relative offset r makes the block (or the start line) r + 1
             // bytes long: the search stops at the limit instead of buffering past it.
             let boundIsStartLine = message.reader.awaitsStartLine && limits.maxStartLineLength < limits.maxHeaderBlockSize
-            let bound = max(boundIsStartLine ? limits.maxStartLineLength : limits.maxHeaderBlockSize, 0)
+            let bound = boundIsStartLine ? limits.maxStartLineLength : limits.maxHeaderBlockSize
             // Bytes before `index` are stored and hold no line feed.
             let searchStart = max(lineStart, index)
             let searchEnd = min(window.count, max(searchStart, index + (bound - storedCount)))
@@ -400,7 +400,7 @@ public struct HTTPStreamParser: Sendable {
         switch framing {
         case .none: 0
         case .contentLength(let length): length <= available ? length : min(length, max(available, 16 * 1024))
-        case .chunked, .untilClose: min(available, max(limits.maxBodySize, 0))
+        case .chunked, .untilClose: min(available, limits.maxBodySize)
         }
     }
 

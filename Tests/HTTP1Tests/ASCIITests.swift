@@ -43,6 +43,29 @@ import Testing
         #expect(ASCII.hexValue(UInt8(ascii: "@")) == nil)
     }
 
+    @Test func wordAtATimeCaseFoldingAgreesWithAByteLoop() {
+        // Letters, their neighbours '@', '[', '`', '{', and bytes with the high bit set.
+        let alphabet: [UInt8] = [0x40, 0x41, 0x4D, 0x5A, 0x5B, 0x60, 0x61, 0x6D, 0x7A, 0x7B, 0x2D, 0x0D, 0xC1, 0xE1]
+        func fold(_ byte: UInt8) -> UInt8 { (0x41 ... 0x5A).contains(byte) ? byte + 0x20 : byte }
+        var generator = SplitMix64(state: 11)
+        for length in 0 ... 20 {
+            for _ in 0 ..< 200 {
+                let left = (0 ..< length).map { _ in alphabet.randomElement(using: &generator)! }
+                var right = left.map { byte in Bool.random(using: &generator) ? fold(byte) : byte }
+                if length > 0, Bool.random(using: &generator) {
+                    right[Int.random(in: 0 ..< length, using: &generator)] = alphabet.randomElement(using: &generator)!
+                }
+                let expected = left.map(fold) == right.map(fold)
+                let padded = [0xEE] + left
+                padded.withUnsafeBytes { buffer in
+                    right.withUnsafeBytes { other in
+                        #expect(ASCII.equalsIgnoringCase(buffer, 1 ..< 1 + length, other) == expected, "\(left) \(right)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func caseInsensitiveComparisonFoldsLettersOnly() {
         let bytes = Array("Content-Length\r-length".utf8)
         bytes.withUnsafeBytes { buffer in

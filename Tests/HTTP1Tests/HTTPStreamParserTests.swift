@@ -27,6 +27,23 @@ import WireParsing
         #expect(message.diagnostics.isEmpty)
     }
 
+    @Test func theBodyCanBeReadWithAByteCursorWithoutCopying() throws {
+        var parser = HTTPStreamParser()
+        var state: UInt8?
+        let request = Fixtures.pairSetupM1Request
+        try request.span.bytes.withUnsafeBytes { (buffer) throws(DecodeError) in
+            try parser.feed(buffer) { event in
+                guard case .message(let message) = event else { return }
+                var cursor = ByteCursor(message.bodySpan, layer: .http, baseOffset: message.headerEndOffset)
+                // HAP: Pair Setup M1 begins with the State item, 06 01 01.
+                if (try? cursor.readUInt8()) == 0x06, (try? cursor.readUInt8()) == 0x01 {
+                    state = try? cursor.readUInt8()
+                }
+            }
+        }
+        #expect(state == 1)
+    }
+
     @Test func aBinaryPairingBodyWithLineBreaksInsideIsTakenByLength() throws {
         // The SRP key in M2 holds CR bytes; only Content-Length decides where the body ends.
         #expect(Fixtures.pairSetupM2TLV8.count == 409)
