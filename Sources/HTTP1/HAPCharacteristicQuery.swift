@@ -3,7 +3,9 @@ import WireParsing
 /// One characteristic: accessory instance ID and characteristic instance ID, `aid.iid` in a
 /// query. Real databases use `aid` values above 2^32, so both are 64 bits.
 public struct HAPCharacteristicID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The accessory's instance ID; 1 is the primary accessory or the bridge.
     public var aid: UInt64
+    /// The characteristic's instance ID, unique within its accessory.
     public var iid: UInt64
 
     public init(aid: UInt64, iid: UInt64) {

@@ -8,22 +8,33 @@ import WireParsing
 public struct HAPRequestTarget: Hashable, Sendable {
     /// The HAP endpoints, matched on the exact path.
     public enum Endpoint: Hashable, Sendable {
+        /// `GET /accessories`: the attribute database.
         case accessories
+        /// `GET` and `PUT /characteristics`: reads, writes, event subscriptions.
         case characteristics
+        /// `POST /pairings`: add, remove and list pairings.
         case pairings
+        /// `POST /pair-setup`: M1 to M6.
         case pairSetup
+        /// `POST /pair-verify`: M1 to M4.
         case pairVerify
+        /// `PUT /prepare`: the first half of a timed write.
         case prepare
+        /// `POST /identify`, on an unpaired accessory.
         case identify
+        /// `POST /resource`: a camera snapshot.
         case resource
+        /// `POST /secure-message`: software authentication HAP-PDUs.
         case secureMessage
-        /// Wi-Fi Accessory Configuration leftovers in HomeKitADK.
+        /// `POST /config` and `/configured`: Wi-Fi Accessory Configuration leftovers in
+        /// HomeKitADK.
         case config
         case configured
         /// Any other path; `path` holds it.
         case unknown
     }
 
+    /// Which HAP endpoint the path names.
     public var endpoint: Endpoint
     /// The target up to `?`.
     public var path: String
@@ -31,6 +42,7 @@ public struct HAPRequestTarget: Hashable, Sendable {
     public var query: String?
     /// The query of a `/characteristics` target.
     public var characteristicQuery: HAPCharacteristicQuery?
+    /// The query parts HAP implementations would refuse, in query order.
     public var diagnostics: [HAPRequestTargetDiagnostic]
 
     /// Reads the target that fills `cursor`'s remaining bytes and moves the cursor past it.
@@ -95,6 +107,7 @@ public struct HAPRequestTargetDiagnostic: Hashable, Sendable, CustomStringConver
         case missingCharacteristicIDs
     }
 
+    /// What was wrong with the part.
     public var kind: Kind
     /// The absolute offset of the parameter or entry concerned.
     public var offset: Int

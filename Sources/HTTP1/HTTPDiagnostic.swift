@@ -19,6 +19,7 @@ public struct HTTPDiagnostic: Hashable, Sendable, CustomStringConvertible {
         case eventWithoutContentLength
     }
 
+    /// What the sender did.
     public var kind: Kind
     /// The absolute stream offset of the line or value concerned.
     public var offset: Int

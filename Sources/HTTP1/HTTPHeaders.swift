@@ -42,6 +42,7 @@ public struct HTTPHeaders: RandomAccessCollection, Sendable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { lines.count }
 
+    /// The field at `position`, its name and value made into strings.
     public subscript(position: Int) -> HTTPHeaderField {
         let line = lines[position]
         return HTTPHeaderField(
@@ -63,6 +64,7 @@ public struct HTTPHeaders: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Whether a field called `name`, in any case, is present.
     public func contains(named name: String) -> Bool {
         firstIndex(named: name) != nil
     }

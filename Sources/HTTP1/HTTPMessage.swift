@@ -14,7 +14,9 @@ public struct HTTPMessage: Sendable {
         case event
     }
 
+    /// Request, response or event, from the start line.
     public let kind: Kind
+    /// How the end of the body was found.
     public let framing: HTTPBodyFraming
     /// The `Content-Length` the header block gave, whether or not it framed the body; nil
     /// when absent or beyond `Int`.

@@ -15,6 +15,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Comparable, Sendable, Cust
     /// At least one characteristic failed, or a write-response was asked for; every entry of
     /// the body then carries a HAP `status`.
     public static let multiStatus = HTTPStatus(rawValue: 207)
+    /// Not used by HAP; named because it never has a body.
     public static let notModified = HTTPStatus(rawValue: 304)
     /// A malformed request, `/identify` on a paired accessory, a pairing endpoint in the wrong
     /// session state.
@@ -22,7 +23,9 @@ public struct HTTPStatus: RawRepresentable, Hashable, Comparable, Sendable, Cust
     /// HAP-python's answer to a request that needs a verified session, where HomeKitADK and
     /// HAP-NodeJS send 470.
     public static let unauthorized = HTTPStatus(rawValue: 401)
+    /// An unknown path.
     public static let notFound = HTTPStatus(rawValue: 404)
+    /// A known path with the wrong method.
     public static let methodNotAllowed = HTTPStatus(rawValue: 405)
     /// Defined by HAP-NodeJS only; no implementation is known to send it.
     public static let unprocessableEntity = HTTPStatus(rawValue: 422)
@@ -30,6 +33,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Comparable, Sendable, Cust
     public static let tooManyRequests = HTTPStatus(rawValue: 429)
     /// The request needs a session secured by Pair Verify.
     public static let connectionAuthorizationRequired = HTTPStatus(rawValue: 470)
+    /// A server failure; HomeKitADK adds `{"status":-70407}` when out of memory.
     public static let internalServerError = HTTPStatus(rawValue: 500)
     /// Defined by HAP-NodeJS ("maximum connections reached"); no implementation is known to send it.
     public static let serviceUnavailable = HTTPStatus(rawValue: 503)
@@ -56,6 +60,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Comparable, Sendable, Cust
 
     /// 1xx: an interim response, always without a body.
     public var isInformational: Bool { (100 ..< 200).contains(rawValue) }
+    /// 2xx.
     public var isSuccess: Bool { (200 ..< 300).contains(rawValue) }
 
     /// Whether a response with this status never has a body, whatever its header fields say.

@@ -24,7 +24,7 @@ public struct HTTPStatusLine: Hashable, Sendable {
     }
 
     /// Reads `HTTP-version SP status-code SP reason-phrase` and its line ending from index 0 of
-    /// `text`, whose first `protocolLength` bytes are `HTTP/` or `EVENT/`.
+    /// `text`, which begins with `EVENT/` when `isEvent` and with `HTTP/` otherwise.
     static func parse(_ text: HTTPText, isEvent: Bool, diagnostics: inout HTTPDiagnostics) throws(DecodeError) -> (Layout, next: Int) {
         let versionStart = isEvent ? 6 : 5
         let version = try HTTPVersion.parseDigits(text, at: versionStart)

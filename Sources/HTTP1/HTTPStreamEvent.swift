@@ -24,6 +24,7 @@ public struct HTTPDiscardedBytes: Hashable, Sendable, CustomStringConvertible {
 
     /// Absolute stream offsets.
     public var range: Range<Int>
+    /// Why the bytes are not part of a message.
     public var reason: Reason
 
     public init(range: Range<Int>, reason: Reason) {

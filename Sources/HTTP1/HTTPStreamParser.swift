@@ -30,6 +30,7 @@ import WireParsing
 /// }
 /// ```
 public struct HTTPStreamParser: Sendable {
+    /// The bounds every message is held to.
     public let limits: HTTPLimits
     /// Bytes fed plus bytes skipped: the stream offset the next fed byte will have.
     public private(set) var streamOffset = 0
