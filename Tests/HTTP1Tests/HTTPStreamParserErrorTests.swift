@@ -310,6 +310,64 @@ private func error(in text: String, limits: HTTPLimits = HTTPLimits()) -> Observ
     }
 }
 
+@Suite struct HTTPStreamParserHostileInputTests {
+    /// Real messages with bytes flipped, dropped and duplicated, fed in random pieces with
+    /// random gaps and tight limits: nothing may crash, and every byte must still be accounted
+    /// for exactly once.
+    @Test func mutatedStreamsNeverCrashAndAccountForEveryByte() {
+        var generator = SplitMix64(state: 0x6875_7a7a)
+        let interesting: [UInt8] = [0x0D, 0x0A, 0x3A, 0x20, 0x09, 0x00, 0x30, 0x46, 0x3B, 0xFF]
+        let limits = [HTTPLimits(), HTTPLimits(maxStartLineLength: 40, maxHeaderBlockSize: 120, maxHeaderCount: 3, maxBodySize: 300, maxChunkSize: 64, maxChunkLineLength: 12)]
+        for round in 0 ..< 300 {
+            var bytes = Fixtures.accessoryStream
+            for _ in 0 ..< Int.random(in: 1 ... 12, using: &generator) {
+                let position = Int.random(in: 0 ..< bytes.count, using: &generator)
+                switch Int.random(in: 0 ..< 3, using: &generator) {
+                case 0: bytes[position] = interesting.randomElement(using: &generator)!
+                case 1: bytes.remove(at: position)
+                default: bytes.insert(interesting.randomElement(using: &generator)!, at: position)
+                }
+            }
+            var inputs: [StreamInput] = []
+            var total = 0
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + Int.random(in: 1 ... 700, using: &generator))
+                inputs.append(.bytes(Array(bytes[start ..< end])))
+                total += end - start
+                if Int.random(in: 0 ..< 10, using: &generator) == 0 {
+                    let gap = Int.random(in: 0 ... 50, using: &generator)
+                    inputs.append(.gap(UInt64(gap)))
+                    total += gap
+                }
+                start = end
+            }
+            var expectedStart = 0
+            for range in coveredRanges(observe(inputs, limits: limits[round % 2])) {
+                #expect(range.lowerBound == expectedStart, "round \(round)")
+                expectedStart = range.upperBound
+            }
+            #expect(expectedStart == total, "round \(round)")
+        }
+    }
+
+    /// The same mutated streams give the same messages, discards and errors in one piece and
+    /// one byte at a time.
+    @Test func mutatedStreamsParseTheSameInAnyPieces() {
+        var generator = SplitMix64(state: 0x7370_6c69)
+        let interesting: [UInt8] = [0x0D, 0x0A, 0x3A, 0x20, 0x09, 0x00, 0x30, 0x46, 0x3B, 0xFF]
+        let limits = HTTPLimits(maxStartLineLength: 40, maxHeaderBlockSize: 120, maxHeaderCount: 3, maxBodySize: 300, maxChunkSize: 64, maxChunkLineLength: 12)
+        for round in 0 ..< 60 {
+            var bytes = Fixtures.accessoryStream
+            for _ in 0 ..< Int.random(in: 1 ... 8, using: &generator) {
+                bytes[Int.random(in: 0 ..< bytes.count, using: &generator)] = interesting.randomElement(using: &generator)!
+            }
+            let whole = observe(bytes, limits: round % 2 == 0 ? limits : HTTPLimits())
+            #expect(observe(oneBytePieces(bytes), limits: round % 2 == 0 ? limits : HTTPLimits()) == whole, "round \(round)")
+        }
+    }
+}
+
 private func oneKilobytePieces(_ bytes: [UInt8]) -> [StreamInput] {
     stride(from: 0, to: bytes.count, by: 1024).map { .bytes(Array(bytes[$0 ..< min($0 + 1024, bytes.count)])) }
 }
