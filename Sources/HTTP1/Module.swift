@@ -1,1 +1,0 @@
-// HTTP1: placeholder until the module lands.
