@@ -1,0 +1,29 @@
+import HTTP1
+import HAPJSON
+
+/// What the user asked the analysis to use and to bound.
+public struct AnalysisConfiguration: Sendable {
+    public var keyLog: KeyLog
+    /// The accessory's setup code, when the user knows it (checked against HAP's forbidden codes
+    /// by the audit).
+    public var setupCode: String?
+    /// The 4-character setup ID, to check advertised setup hashes.
+    public var setupID: String?
+    public var limits: AnalysisLimits
+
+    public init(keyLog: KeyLog = KeyLog(), setupCode: String? = nil, setupID: String? = nil, limits: AnalysisLimits = AnalysisLimits()) {
+        self.keyLog = keyLog
+        self.setupCode = setupCode
+        self.setupID = setupID
+        self.limits = limits
+    }
+}
+
+/// Bounds on everything wire data can make hapscope hold, with safe defaults. Each is settable
+/// from the command line (`--limit NAME=VALUE`) and reported when reached.
+public struct AnalysisLimits: Sendable {
+    public var http = HTTPLimits()
+    public var json = JSONLimits()
+    /// The largest HAP frame hapscope buffers (HAP allows 1024; larger ones are decoded and flagged).
+    public var maximumFrameLength = 65535
+}
