@@ -111,17 +111,9 @@ public final class CaptureFileReader {
             if status == 1, let header, let data {
                 packetsRead += 1
                 current?.packetsRead += 1
-                let capturedLength = Int(header.pointee.caplen)
-                let info = PacketInfo(
-                    number: packetsRead,
-                    timestamp: Timestamp(
-                        pcapSeconds: header.pointee.ts.tv_sec, fraction: header.pointee.ts.tv_usec,
-                        isNanoseconds: file.hasNanosecondTimestamps),
-                    capturedLength: capturedLength,
-                    originalLength: Int(header.pointee.len))
                 return CapturedPacket(
-                    info: info, bytes: UnsafeRawBufferPointer(start: data, count: capturedLength), linkType: file.linkType,
-                    fileIndex: file.index)
+                    header: header, data: data, number: packetsRead, hasNanosecondTimestamps: file.hasNanosecondTimestamps,
+                    linkType: file.linkType, fileIndex: file.index)
             }
             let offset = CFile.position(of: file.stream)
             finishedBytes += fileSizes[file.index] ?? 0

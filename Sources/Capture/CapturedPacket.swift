@@ -1,3 +1,4 @@
+import CPcap
 import Packets
 
 /// One packet as a capture source hands it out.
@@ -18,5 +19,21 @@ public struct CapturedPacket {
         self.bytes = bytes
         self.linkType = linkType
         self.fileIndex = fileIndex
+    }
+}
+
+extension CapturedPacket {
+    /// The packet `pcap_next_ex` handed out: its header and `header.caplen` bytes at `data`.
+    init(
+        header: UnsafePointer<pcap_pkthdr>, data: UnsafePointer<UInt8>, number: Int, hasNanosecondTimestamps: Bool,
+        linkType: LinkType, fileIndex: Int
+    ) {
+        let capturedLength = Int(header.pointee.caplen)
+        let timestamp = Timestamp(
+            pcapSeconds: header.pointee.ts.tv_sec, fraction: header.pointee.ts.tv_usec, isNanoseconds: hasNanosecondTimestamps)
+        self.init(
+            info: PacketInfo(
+                number: number, timestamp: timestamp, capturedLength: capturedLength, originalLength: Int(header.pointee.len)),
+            bytes: UnsafeRawBufferPointer(start: data, count: capturedLength), linkType: linkType, fileIndex: fileIndex)
     }
 }

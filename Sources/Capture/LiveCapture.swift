@@ -1,5 +1,12 @@
 import CPcap
 import Packets
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Captures packets from a network interface as they arrive.
 ///
@@ -14,6 +21,11 @@ import Packets
 /// `next()` blocks until a packet arrives. It returns nil once the capture ends: after
 /// `stopper.stop()` (from another thread or a signal handler), after `packetLimit` packets,
 /// or once `durationLimit` has passed since the capture started; `endReason` says which.
+///
+/// The handle reads in non-blocking mode and the loop waits in `poll(2)` on libpcap's
+/// selectable descriptor and the stop request, as libpcap's documentation advises for a
+/// bounded wait: a blocking read on Linux (libpcap 1.10) keeps waiting through its timeout
+/// while no packet arrives, so neither a duration nor a stop could end it.
 public final class LiveCapture {
     public struct Configuration: Hashable, Sendable {
         /// Bytes kept of each packet (`pcap_set_snaplen`).
@@ -22,8 +34,8 @@ public final class LiveCapture {
         public var promiscuous: Bool
         /// Hand packets over as they arrive rather than in batches (`pcap_set_immediate_mode`).
         public var immediateMode: Bool
-        /// How long the kernel may hold packets before waking the reader (`pcap_set_timeout`);
-        /// also how often the duration limit and a stop are looked at without traffic.
+        /// How long the kernel may hold packets before handing them over when not in
+        /// immediate mode (`pcap_set_timeout`).
         public var bufferTimeout: Duration
         /// A BPF expression in libpcap's syntax (`pcap-filter(7)`).
         public var filter: String?
@@ -65,6 +77,9 @@ public final class LiveCapture {
     public private(set) var endReason: EndReason?
 
     private let handle: PcapHandle
+    private let stopRequest: StopRequest
+    /// The descriptor `poll(2)` watches for packets (`pcap_get_selectable_fd`).
+    private let selectableDescriptor: Int32
     private let hasNanosecondTimestamps: Bool
     private let deadline: ContinuousClock.Instant?
 
@@ -108,13 +123,28 @@ public final class LiveCapture {
             }
             try handle.setFilter(filter, netmask: netmask)
         }
+        let (nonblockingStatus, nonblockingError) = PcapHandle.withErrorBuffer { pcap_setnonblock(pointer, 1, $0) }
+        let selectableDescriptor = pcap_get_selectable_fd(pointer)
+        guard nonblockingStatus == 0, selectableDescriptor >= 0 else {
+            throw .liveCaptureFailed(
+                interface: interface,
+                reason: nonblockingStatus == 0 ? "the capture has no descriptor to wait on" : nonblockingError)
+        }
+        let stopRequest: StopRequest
+        do {
+            stopRequest = try StopRequest()
+        } catch {
+            throw .liveCaptureFailed(interface: interface, reason: "cannot create the stop pipe: \(error.description)")
+        }
 
         self.interface = interface
         self.configuration = configuration
         self.handle = handle
         self.linkType = handle.linkType
         self.warnings = warnings
-        self.stopper = CaptureStopper(handle: handle)
+        self.stopRequest = stopRequest
+        self.selectableDescriptor = selectableDescriptor
+        self.stopper = CaptureStopper(request: stopRequest)
         self.hasNanosecondTimestamps = handle.hasNanosecondTimestamps
         self.deadline = configuration.durationLimit.map { ContinuousClock.now + $0 }
     }
@@ -130,6 +160,10 @@ public final class LiveCapture {
             return nil
         }
         while true {
+            if stopRequest.isRaised {
+                endReason = .stopped
+                return nil
+            }
             if let deadline, ContinuousClock.now >= deadline {
                 endReason = .durationLimitReached
                 return nil
@@ -139,26 +173,28 @@ public final class LiveCapture {
             let status = pcap_next_ex(handle.pointer, &header, &data)
             if status == 1, let header, let data {
                 packetsRead += 1
-                let capturedLength = Int(header.pointee.caplen)
-                let info = PacketInfo(
-                    number: packetsRead,
-                    timestamp: Timestamp(
-                        pcapSeconds: header.pointee.ts.tv_sec, fraction: header.pointee.ts.tv_usec,
-                        isNanoseconds: hasNanosecondTimestamps),
-                    capturedLength: capturedLength,
-                    originalLength: Int(header.pointee.len))
                 return CapturedPacket(
-                    info: info, bytes: UnsafeRawBufferPointer(start: data, count: capturedLength), linkType: linkType, fileIndex: 0)
+                    header: header, data: data, number: packetsRead, hasNanosecondTimestamps: hasNanosecondTimestamps,
+                    linkType: linkType, fileIndex: 0)
             }
-            switch status {
-            case 0:
-                continue  // The buffer timeout passed without a packet: look at the clock again.
-            case PCAP_ERROR_BREAK:
-                endReason = .stopped
-                return nil
-            default:
+            guard status == 0 else {
                 throw .liveCaptureFailed(interface: interface, reason: handle.errorText)
             }
+            try waitForTraffic()
+        }
+    }
+
+    /// Waits until packets may be readable, the stop request is raised, or the deadline passes.
+    private func waitForTraffic() throws(CaptureError) {
+        // Rounded up, so that the wait does not end a moment before the deadline and spin.
+        let timeoutMilliseconds = deadline.map { max(0, (ContinuousClock.now.duration(to: $0) + .microseconds(999)).clampedMilliseconds) } ?? -1
+        let result = withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors in
+            descriptors.initializeElement(at: 0, to: pollfd(fd: selectableDescriptor, events: Int16(POLLIN), revents: 0))
+            descriptors.initializeElement(at: 1, to: pollfd(fd: stopRequest.readDescriptor, events: Int16(POLLIN), revents: 0))
+            return poll(descriptors.baseAddress, nfds_t(descriptors.count), timeoutMilliseconds)
+        }
+        guard result >= 0 || errno == EINTR else {
+            throw .liveCaptureFailed(interface: interface, reason: CFile.Failure(code: errno).description)
         }
     }
 
@@ -174,19 +210,20 @@ public final class LiveCapture {
     }
 }
 
-/// Ends a live capture: `next()` returns nil, with `LiveCapture.EndReason.stopped`.
+/// Ends a live capture: `next()` returns nil, with `LiveCapture.EndReason.stopped`, waking
+/// it if it is waiting for traffic.
 ///
-/// `stop()` only calls `pcap_breakloop`, which libpcap documents as safe from another thread
-/// and from a signal handler; a stopper keeps the capture's handle alive, so it stays valid
-/// even if kept in a global for a signal handler.
+/// `stop()` is safe from any thread and from a signal handler: it sets an atomic flag and
+/// writes one byte to a pipe. A stopper keeps what it needs alive, so one kept in a global
+/// for a signal handler stays valid after the capture is gone.
 public struct CaptureStopper: Sendable {
-    private let handle: PcapHandle
+    private let request: StopRequest
 
-    init(handle: PcapHandle) {
-        self.handle = handle
+    init(request: StopRequest) {
+        self.request = request
     }
 
-    public func stop() { handle.breakLoop() }
+    public func stop() { request.raise() }
 }
 
 /// Counters libpcap keeps for a live capture. On Linux `received` counts packets that passed

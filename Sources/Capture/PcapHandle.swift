@@ -2,10 +2,7 @@ import CPcap
 import Packets
 
 /// Owns one libpcap handle (`pcap_t`): closes it when released.
-///
-/// It is `Sendable` only so that a `CaptureStopper` can hold it: the one call made from other
-/// threads, `pcap_breakloop`, is documented as safe from another thread or a signal handler.
-final class PcapHandle: @unchecked Sendable {
+final class PcapHandle {
     let pointer: OpaquePointer
 
     init(_ pointer: OpaquePointer) {
@@ -45,9 +42,6 @@ final class PcapHandle: @unchecked Sendable {
             return (result, String(cString: buffer.baseAddress.unsafelyUnwrapped))
         }
     }
-
-    /// Makes a blocked or the next `pcap_next_ex` return PCAP_ERROR_BREAK (`pcap_breakloop`).
-    func breakLoop() { pcap_breakloop(pointer) }
 }
 
 extension Timestamp {

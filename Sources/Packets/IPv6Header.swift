@@ -25,10 +25,9 @@ struct IPv6Header {
     }
 
     private static func readAddress(_ cursor: inout ByteCursor, _ what: String) throws(DecodeError) -> IPAddress {
-        let words = (
-            try cursor.readUInt32BigEndian(what), try cursor.readUInt32BigEndian(what),
-            try cursor.readUInt32BigEndian(what), try cursor.readUInt32BigEndian(what)
-        )
-        return .v6(high: UInt64(words.0) << 32 | UInt64(words.1), low: UInt64(words.2) << 32 | UInt64(words.3))
+        let bytes = try cursor.read(count: 16, what)
+        return .v6(
+            high: UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+            low: UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 }
