@@ -40,13 +40,16 @@ public final class CaptureFileReader {
     private let fileSizes: [Int?]
     private let standardInput: Int32
     private var nextFileIndex = 0
+    /// Owns the file being read.
+    private var currentHandle: PcapHandle?
+    /// The file being read, in plain values: the per-packet path reads these rather than the
+    /// handle, so that it touches no reference count.
     private var current: OpenFile?
     /// Bytes of the files finished so far, for `progress`.
     private var finishedBytes = 0
 
-    /// The file being read.
     private struct OpenFile {
-        let handle: PcapHandle
+        let pointer: OpaquePointer
         let stream: CFile.Stream
         let index: Int
         let linkType: LinkType
@@ -107,7 +110,7 @@ public final class CaptureFileReader {
             }
             var header: UnsafeMutablePointer<pcap_pkthdr>?
             var data: UnsafePointer<UInt8>?
-            let status = pcap_next_ex(file.handle.pointer, &header, &data)
+            let status = pcap_next_ex(file.pointer, &header, &data)
             if status == 1, let header, let data {
                 packetsRead += 1
                 current?.packetsRead += 1
@@ -116,12 +119,13 @@ public final class CaptureFileReader {
                     linkType: file.linkType, fileIndex: file.index)
             }
             let offset = CFile.position(of: file.stream)
+            let reason = currentHandle?.errorText ?? ""
             finishedBytes += fileSizes[file.index] ?? 0
             current = nil
+            currentHandle = nil
             if status != PCAP_ERROR_BREAK {
                 // -1: libpcap met a short or corrupt record. It never times out on a file (0).
-                throw .damagedFile(
-                    file: files[file.index], offset: offset, packetsRead: file.packetsRead, reason: file.handle.errorText)
+                throw .damagedFile(file: files[file.index], offset: offset, packetsRead: file.packetsRead, reason: reason)
             }
         }
     }
@@ -176,8 +180,9 @@ public final class CaptureFileReader {
             throw .unsupportedLinkType(file: path, linkType: linkType)
         }
         if let filter { try handle.setFilter(filter) }
+        currentHandle = handle
         current = OpenFile(
-            handle: handle, stream: stream, index: index, linkType: linkType,
+            pointer: pointer, stream: stream, index: index, linkType: linkType,
             hasNanosecondTimestamps: handle.hasNanosecondTimestamps)
     }
 }

@@ -11,8 +11,8 @@ struct EthernetHeader {
     var payload: LinkPayload { LinkPayload(etherType: vlanTags.etherType) }
 
     init(parsing cursor: inout ByteCursor, maximumVLANTags: Int) throws(DecodeError) {
-        try cursor.skip(count: 12, "the Ethernet destination and source addresses")
-        let etherType = try cursor.readUInt16BigEndian("the Ethernet type field")
+        let fixed = try cursor.read(count: Self.length, "a 14-byte Ethernet header")
+        let etherType = fixed.bigEndian(UInt16.self, at: 12)
         vlanTags = try VLANTagStack(parsing: &cursor, after: etherType, maximumCount: maximumVLANTags)
     }
 }

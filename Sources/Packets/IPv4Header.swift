@@ -28,7 +28,8 @@ struct IPv4Header {
 
     init(parsing cursor: inout ByteCursor) throws(DecodeError) {
         let start = cursor.position
-        let versionAndLength = try cursor.readUInt8("the IPv4 version and header length")
+        let fixed = try cursor.read(count: Self.minimumLength, "an IPv4 header")
+        let versionAndLength = fixed.bigEndian(UInt8.self, at: 0)
         guard versionAndLength >> 4 == 4 else {
             throw cursor.malformed("IP version 4, found \(versionAndLength >> 4)", at: start)
         }
@@ -36,24 +37,22 @@ struct IPv4Header {
         guard headerLength >= Self.minimumLength else {
             throw cursor.malformed("an IPv4 header length of at least 20 bytes, found \(headerLength)", at: start)
         }
-        try cursor.skip(count: 1, "the IPv4 type of service")
-        let totalLengthPosition = cursor.position
-        totalLength = Int(try cursor.readUInt16BigEndian("the IPv4 total length"))
+        totalLength = Int(fixed.bigEndian(UInt16.self, at: 2))
         guard totalLength >= headerLength else {
             throw cursor.malformed(
-                "an IPv4 total length of at least the \(headerLength)-byte header, found \(totalLength)",
-                at: totalLengthPosition)
+                "an IPv4 total length of at least the \(headerLength)-byte header, found \(totalLength)", at: start + 2)
         }
-        identification = try cursor.readUInt16BigEndian("the IPv4 identification")
-        let flagsAndOffset = try cursor.readUInt16BigEndian("the IPv4 flags and fragment offset")
+        identification = fixed.bigEndian(at: 4)
+        let flagsAndOffset = fixed.bigEndian(UInt16.self, at: 6)
         dontFragment = flagsAndOffset & 0x4000 != 0
         moreFragments = flagsAndOffset & 0x2000 != 0
         fragmentOffset = Int(flagsAndOffset & 0x1FFF) * 8
-        timeToLive = try cursor.readUInt8("the IPv4 time to live")
-        ipProtocol = IPProtocol(rawValue: try cursor.readUInt8("the IPv4 protocol"))
-        try cursor.skip(count: 2, "the IPv4 header checksum")
-        source = .v4(try cursor.readUInt32BigEndian("the IPv4 source address"))
-        destination = .v4(try cursor.readUInt32BigEndian("the IPv4 destination address"))
-        try cursor.skip(count: headerLength - Self.minimumLength, "the IPv4 options the header length announces")
+        timeToLive = fixed.bigEndian(at: 8)
+        ipProtocol = IPProtocol(rawValue: fixed.bigEndian(at: 9))
+        source = .v4(fixed.bigEndian(at: 12))
+        destination = .v4(fixed.bigEndian(at: 16))
+        if headerLength > Self.minimumLength {
+            try cursor.skip(count: headerLength - Self.minimumLength, "the IPv4 options the header length announces")
+        }
     }
 }

@@ -27,8 +27,9 @@ struct IPv6ExtensionHeader {
         guard payloadRemaining >= 8 else {
             throw cursor.malformed("an IPv6 \(kind) header of at least 8 bytes within the \(payloadRemaining) bytes the payload length leaves")
         }
-        nextHeader = IPProtocol(rawValue: try cursor.readUInt8("the next header field of an IPv6 \(kind) header"))
-        let lengthField = Int(try cursor.readUInt8("the length of an IPv6 \(kind) header"))
+        let fields = try cursor.read(count: 2, "the next header and length of an IPv6 \(kind) header")
+        nextHeader = IPProtocol(rawValue: fields.bigEndian(at: 0))
+        let lengthField = Int(fields.bigEndian(UInt8.self, at: 1))
         // RFC 4302 §2.2: AH counts 4-byte words minus 2; RFC 8200 §4: the others count
         // 8-byte units beyond the first.
         length = kind == .authenticationHeader ? (lengthField + 2) * 4 : (lengthField + 1) * 8

@@ -21,11 +21,11 @@ struct IPv6FragmentHeader {
         guard payloadRemaining >= Self.length else {
             throw cursor.malformed("an 8-byte IPv6 fragment header within the \(payloadRemaining) bytes the payload length leaves")
         }
-        nextHeader = IPProtocol(rawValue: try cursor.readUInt8("the next header field of an IPv6 fragment header"))
-        try cursor.skip(count: 1, "the reserved byte of an IPv6 fragment header")
-        let offsetAndFlags = try cursor.readUInt16BigEndian("the IPv6 fragment offset and flags")
+        let fixed = try cursor.read(count: Self.length, "an 8-byte IPv6 fragment header")
+        nextHeader = IPProtocol(rawValue: fixed.bigEndian(at: 0))
+        let offsetAndFlags = fixed.bigEndian(UInt16.self, at: 2)
         fragmentOffset = Int(offsetAndFlags >> 3) * 8
         moreFragments = offsetAndFlags & 0x0001 != 0
-        identification = try cursor.readUInt32BigEndian("the IPv6 fragment identification")
+        identification = fixed.bigEndian(at: 4)
     }
 }

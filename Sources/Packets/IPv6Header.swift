@@ -13,21 +13,15 @@ struct IPv6Header {
 
     init(parsing cursor: inout ByteCursor) throws(DecodeError) {
         let start = cursor.position
-        let versionClassAndFlow = try cursor.readUInt32BigEndian("the IPv6 version, traffic class and flow label")
-        guard versionClassAndFlow >> 28 == 6 else {
-            throw cursor.malformed("IP version 6, found \(versionClassAndFlow >> 28)", at: start)
+        let fixed = try cursor.read(count: Self.length, "the 40-byte IPv6 header")
+        let version = fixed.bigEndian(UInt8.self, at: 0) >> 4
+        guard version == 6 else {
+            throw cursor.malformed("IP version 6, found \(version)", at: start)
         }
-        payloadLength = Int(try cursor.readUInt16BigEndian("the IPv6 payload length"))
-        nextHeader = IPProtocol(rawValue: try cursor.readUInt8("the IPv6 next header"))
-        hopLimit = try cursor.readUInt8("the IPv6 hop limit")
-        source = try Self.readAddress(&cursor, "the IPv6 source address")
-        destination = try Self.readAddress(&cursor, "the IPv6 destination address")
-    }
-
-    private static func readAddress(_ cursor: inout ByteCursor, _ what: String) throws(DecodeError) -> IPAddress {
-        let bytes = try cursor.read(count: 16, what)
-        return .v6(
-            high: UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-            low: UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        payloadLength = Int(fixed.bigEndian(UInt16.self, at: 4))
+        nextHeader = IPProtocol(rawValue: fixed.bigEndian(at: 6))
+        hopLimit = fixed.bigEndian(at: 7)
+        source = .v6(high: fixed.bigEndian(at: 8), low: fixed.bigEndian(at: 16))
+        destination = .v6(high: fixed.bigEndian(at: 24), low: fixed.bigEndian(at: 32))
     }
 }

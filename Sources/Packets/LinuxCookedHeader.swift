@@ -14,11 +14,11 @@ struct LinuxCookedHeader {
     var payload: LinkPayload { LinkPayload(etherType: vlanTags.etherType) }
 
     init(parsing cursor: inout ByteCursor, maximumVLANTags: Int) throws(DecodeError) {
-        packetType = try cursor.readUInt16BigEndian("the Linux cooked packet type")
-        hardwareType = try cursor.readUInt16BigEndian("the Linux cooked ARPHRD type")
-        // The address is padded to 8 bytes whatever its length says, so the length is not needed.
-        try cursor.skip(count: 10, "the Linux cooked link-layer address")
-        let etherType = try cursor.readUInt16BigEndian("the Linux cooked protocol type")
+        let fixed = try cursor.read(count: Self.length, "a 16-byte Linux cooked header")
+        packetType = fixed.bigEndian(at: 0)
+        hardwareType = fixed.bigEndian(at: 2)
+        // The address (bytes 4 to 13) is padded to 8 bytes whatever its length says.
+        let etherType = fixed.bigEndian(UInt16.self, at: 14)
         vlanTags = try VLANTagStack(parsing: &cursor, after: etherType, maximumCount: maximumVLANTags)
     }
 }

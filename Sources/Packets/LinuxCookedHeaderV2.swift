@@ -13,13 +13,12 @@ struct LinuxCookedHeaderV2 {
     var payload: LinkPayload { LinkPayload(etherType: vlanTags.etherType) }
 
     init(parsing cursor: inout ByteCursor, maximumVLANTags: Int) throws(DecodeError) {
-        let etherType = try cursor.readUInt16BigEndian("the Linux cooked v2 protocol type")
-        try cursor.skip(count: 2, "the Linux cooked v2 reserved field")
-        interfaceIndex = try cursor.readUInt32BigEndian("the Linux cooked v2 interface index")
-        hardwareType = try cursor.readUInt16BigEndian("the Linux cooked v2 ARPHRD type")
-        packetType = try cursor.readUInt8("the Linux cooked v2 packet type")
-        // The address is padded to 8 bytes whatever its length says, so the length is not needed.
-        try cursor.skip(count: 9, "the Linux cooked v2 link-layer address")
+        let fixed = try cursor.read(count: Self.length, "a 20-byte Linux cooked v2 header")
+        let etherType = fixed.bigEndian(UInt16.self, at: 0)
+        interfaceIndex = fixed.bigEndian(at: 4)
+        hardwareType = fixed.bigEndian(at: 8)
+        packetType = fixed.bigEndian(at: 10)
+        // The address (bytes 12 to 19) is padded to 8 bytes whatever its length says.
         vlanTags = try VLANTagStack(parsing: &cursor, after: etherType, maximumCount: maximumVLANTags)
     }
 }

@@ -60,7 +60,7 @@ public final class PacketDecoder {
     /// - Throws: `DecodeError`; a link type `LinkType.isDecodable` rejects throws
     ///   `unsupported` in the `link` layer.
     public func decode(linkType: LinkType, packet: UnsafeRawBufferPointer, info: PacketInfo) throws(DecodeError) -> DecodedPacket {
-        deliveredDatagram = nil
+        if deliveredDatagram != nil { deliveredDatagram = nil }
         do {
             let span = unsafe RawSpan(_unsafeBytes: packet)
             var cursor = ByteCursor(span, layer: .link)

@@ -23,24 +23,24 @@ struct TCPHeader {
         guard segmentLength >= Self.minimumLength else {
             throw cursor.malformed("a TCP header of at least 20 bytes within the \(segmentLength) bytes the IP length leaves")
         }
-        sourcePort = try cursor.readUInt16BigEndian("the TCP source port")
-        destinationPort = try cursor.readUInt16BigEndian("the TCP destination port")
-        sequenceNumber = try cursor.readUInt32BigEndian("the TCP sequence number")
-        acknowledgmentNumber = try cursor.readUInt32BigEndian("the TCP acknowledgment number")
-        let dataOffsetPosition = cursor.position
-        let dataOffset = try cursor.readUInt8("the TCP data offset")
-        headerLength = Int(dataOffset >> 4) * 4
+        let start = cursor.position
+        let fixed = try cursor.read(count: Self.minimumLength, "a TCP header")
+        sourcePort = fixed.bigEndian(at: 0)
+        destinationPort = fixed.bigEndian(at: 2)
+        sequenceNumber = fixed.bigEndian(at: 4)
+        acknowledgmentNumber = fixed.bigEndian(at: 8)
+        headerLength = Int(fixed.bigEndian(UInt8.self, at: 12) >> 4) * 4
         guard headerLength >= Self.minimumLength else {
-            throw cursor.malformed("a TCP data offset of at least 20 bytes, found \(headerLength)", at: dataOffsetPosition)
+            throw cursor.malformed("a TCP data offset of at least 20 bytes, found \(headerLength)", at: start + 12)
         }
         guard headerLength <= segmentLength else {
             throw cursor.malformed(
-                "a TCP data offset within the \(segmentLength) bytes the IP length leaves, found \(headerLength)",
-                at: dataOffsetPosition)
+                "a TCP data offset within the \(segmentLength) bytes the IP length leaves, found \(headerLength)", at: start + 12)
         }
-        flags = TCPFlags(rawValue: try cursor.readUInt8("the TCP flags"))
-        window = try cursor.readUInt16BigEndian("the TCP window")
-        try cursor.skip(count: 4, "the TCP checksum and urgent pointer")
-        try cursor.skip(count: headerLength - Self.minimumLength, "the TCP options the data offset announces")
+        flags = TCPFlags(rawValue: fixed.bigEndian(at: 13))
+        window = fixed.bigEndian(at: 14)
+        if headerLength > Self.minimumLength {
+            try cursor.skip(count: headerLength - Self.minimumLength, "the TCP options the data offset announces")
+        }
     }
 }

@@ -17,18 +17,18 @@ struct UDPHeader {
         guard ipPayloadLength >= Self.length else {
             throw cursor.malformed("a UDP header of 8 bytes within the \(ipPayloadLength) bytes the IP length leaves")
         }
-        sourcePort = try cursor.readUInt16BigEndian("the UDP source port")
-        destinationPort = try cursor.readUInt16BigEndian("the UDP destination port")
-        let lengthPosition = cursor.position
-        datagramLength = Int(try cursor.readUInt16BigEndian("the UDP length"))
+        let start = cursor.position
+        let fixed = try cursor.read(count: Self.length, "a UDP header")
+        sourcePort = fixed.bigEndian(at: 0)
+        destinationPort = fixed.bigEndian(at: 2)
+        datagramLength = Int(fixed.bigEndian(UInt16.self, at: 4))
         guard datagramLength >= Self.length else {
-            throw cursor.malformed("a UDP length of at least the 8-byte header, found \(datagramLength)", at: lengthPosition)
+            throw cursor.malformed("a UDP length of at least the 8-byte header, found \(datagramLength)", at: start + 4)
         }
         guard datagramLength <= ipPayloadLength else {
             throw cursor.malformed(
-                "a UDP length within the \(ipPayloadLength) bytes the IP length leaves, found \(datagramLength)",
-                at: lengthPosition)
+                "a UDP length within the \(ipPayloadLength) bytes the IP length leaves, found \(datagramLength)", at: start + 4)
         }
-        checksum = try cursor.readUInt16BigEndian("the UDP checksum")
+        checksum = fixed.bigEndian(at: 6)
     }
 }

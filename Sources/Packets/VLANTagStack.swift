@@ -19,8 +19,9 @@ struct VLANTagStack {
             guard count < maximumCount else {
                 throw cursor.limitExceeded("at most \(maximumCount) stacked VLAN tags")
             }
-            let tagControl = try cursor.readUInt16BigEndian("an 802.1Q tag control field")
-            type = try cursor.readUInt16BigEndian("the EtherType after an 802.1Q tag")
+            let tag = try cursor.read(count: 4, "a 4-byte 802.1Q tag")
+            let tagControl = tag.bigEndian(UInt16.self, at: 0)
+            type = tag.bigEndian(at: 2)
             if outermost == nil { outermost = tagControl & 0x0FFF }
             count += 1
         }

@@ -26,8 +26,10 @@ final class ScratchDirectory {
     }
 }
 
-/// Frames for capture files: an Ethernet frame of an mDNS query captured on `lo`, and
-/// numbered variants so that tests can tell packets apart.
+/// Frames for the capture files the tests write (into a `ScratchDirectory`, with `PcapWriter`
+/// or block by block with `PcapNG`): an mDNS query and a TCP SYN the hapscope developers
+/// captured with `tcpdump -i lo` from traffic they generated (no third-party data; released
+/// with the project under its license), and numbered variants so tests can tell packets apart.
 enum TestFrames {
     /// Ethernet + IPv4 + UDP 127.0.0.1:46186 → 127.0.0.1:5353, `_hap._tcp.local` PTR query.
     static let mdnsQuery: [UInt8] = [

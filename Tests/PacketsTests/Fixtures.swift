@@ -1,9 +1,14 @@
 import Packets
 
-/// Frames captured on this project's development machine with tcpdump on `lo` and `any`
-/// (see README.md beside this file), split into link header and IP packet so that one IP
-/// packet can be framed by every link type. The TCP and UDP checksums are the unfinished
-/// ones the kernel leaves on loopback (checksum offload).
+/// Packets captured by the hapscope developers with `tcpdump -i lo` and `tcpdump -i any`
+/// (libpcap 1.10.3, Linux) from traffic they generated themselves: a HAP `GET /accessories`
+/// request to 127.0.0.1:51826 and an mDNS `_hap._tcp.local` PTR query over IPv4 and IPv6.
+/// They hold no third-party data and are released with the project under its license.
+///
+/// They are split into link header and IP packet so that one IP packet can be framed by every
+/// link type; `linuxCookedV2` is the header `tcpdump -i any` wrote for them. The TCP and UDP
+/// checksums are the unfinished ones Linux leaves on loopback (checksum offload); the correct
+/// values, computed separately, are constants for the checksum tests.
 enum Fixtures {
     /// IPv4 + TCP, 127.0.0.1:50070 → 127.0.0.1:51826, PSH ACK, seq 0x916c606f ack 0xe8d9bd66,
     /// window 64, timestamp options, carrying a HAP `GET /accessories` request (49 bytes).

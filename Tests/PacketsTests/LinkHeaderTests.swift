@@ -136,7 +136,7 @@ struct LinkHeaderTests {
         #expect(cut.offset == 0)
         let runt = try #require(decoder.error(decoding: Array(frame.prefix(13)), linkType: .ethernet))
         #expect(runt == DecodeError(.malformed, layer: .link, offset: 0, expected: ""))
-        #expect(runt.offset == 12)
+        #expect(runt.offset == 0)  // the header that did not fit starts there
         let shortCooked = try #require(decoder.error(decoding: Array(Fixtures.linuxCookedV2(0x0800).prefix(19)), linkType: .linuxCookedV2))
         #expect(shortCooked.layer == .link)
         let shortNull = try #require(decoder.error(decoding: [0x02, 0x00], linkType: .null))
