@@ -167,9 +167,13 @@ public final class CaptureFileReader {
         guard let pointer = opened else {
             let offset = CFile.position(of: stream)
             fclose(stream)
-            // libpcap's words when no reader recognises the magic number (savefile.c).
+            // libpcap's words (savefile.c) when no reader recognises the magic number, and when
+            // not even a magic number could be read: an empty pipe.
             if reason == "unknown file format" {
                 throw .notACaptureFile(file: path, reason: "no pcap or pcapng magic number")
+            }
+            if reason.hasSuffix("tried to read 4 file header bytes, only got 0") {
+                throw .notACaptureFile(file: path, reason: "the input is empty")
             }
             throw .damagedFile(file: path, offset: offset, packetsRead: 0, reason: reason)
         }

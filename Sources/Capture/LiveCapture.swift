@@ -18,6 +18,9 @@ import Darwin
 /// while let packet = try capture.next() { … }
 /// ```
 ///
+/// Packets are numbered from 1 in arrival order; the kernel applies the filter, so numbers
+/// count the packets that passed it.
+///
 /// `next()` blocks until a packet arrives. It returns nil once the capture ends: after
 /// `stopper.stop()` (from another thread or a signal handler), after `packetLimit` packets,
 /// or once `durationLimit` has passed since the capture started; `endReason` says which.

@@ -51,15 +51,16 @@ struct FragmentReassembler {
     ) throws(Rejection) -> Outcome {
         expire(at: time, statistics: &statistics)
 
-        let existing = pending[key]
-        if existing == nil {
+        // Only the capacity is looked at here: a copy of the datagram kept alive would make the
+        // in-place update below copy its hole list.
+        let heldCapacity = pending[key]?.buffer.capacity
+        if heldCapacity == nil {
             while pending.count >= limits.maximumPendingDatagrams, dropOldest(statistics: &statistics) {}
         }
-        let heldCapacity = existing?.buffer.capacity ?? 0
-        let neededCapacity = max(heldCapacity, ReassemblyBuffer.capacity(toHold: offset + fragment.count))
-        let growth = neededCapacity - heldCapacity
+        let neededCapacity = max(heldCapacity ?? 0, ReassemblyBuffer.capacity(toHold: offset + fragment.count))
+        let growth = neededCapacity - (heldCapacity ?? 0)
         while pendingBytes + growth > limits.maximumPendingBytes, dropOldest(statistics: &statistics) {}
-        if existing != nil, pending[key] == nil {
+        if heldCapacity != nil, pending[key] == nil {
             // Making room dropped this very datagram: it was the oldest.
             throw .tooManyBytes(limit: limits.maximumPendingBytes)
         }

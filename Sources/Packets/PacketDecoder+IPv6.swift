@@ -24,7 +24,8 @@ extension PacketDecoder {
         return try decodeIPv6Payload(
             UnsafeRawBufferPointer(rebasing: packet[payloadStart ..< payloadStart + capturedPayloadLength]),
             declaredLength: header.payloadLength, payloadOffset: payloadStart, firstHeader: header.nextHeader,
-            source: header.source, destination: header.destination, info: info, isReassembled: false)
+            source: header.source, destination: header.destination, info: info, isReassembled: false,
+            followsRoutingHeader: false)
     }
 
     /// Walks the extension headers of an IPv6 payload (or of a fragmentable part reassembled
@@ -32,15 +33,17 @@ extension PacketDecoder {
     ///
     /// RFC 8200 §4: headers skipped by their length are walked; a fragment header sends the
     /// rest to reassembly; ESP, No Next Header and upper layers end the walk.
+    /// `followsRoutingHeader` carries a routing header seen before a fragment header into the
+    /// walk of the reassembled payload.
     private func decodeIPv6Payload(
         _ payload: UnsafeRawBufferPointer, declaredLength: Int, payloadOffset: Int, firstHeader: IPProtocol,
-        source: IPAddress, destination: IPAddress, info: PacketInfo, isReassembled: Bool
+        source: IPAddress, destination: IPAddress, info: PacketInfo, isReassembled: Bool, followsRoutingHeader: Bool
     ) throws(DecodeError) -> DecodedPacket {
         let span = unsafe RawSpan(_unsafeBytes: payload)
         var cursor = ByteCursor(span, layer: .ipv6, baseOffset: payloadOffset)
         var nextHeader = firstHeader
         var headerCount = 0
-        var hasRoutingHeader = false
+        var hasRoutingHeader = followsRoutingHeader
         while IPv6ExtensionHeader.isSkippable(nextHeader) || nextHeader == .ipv6Fragment {
             guard headerCount < configuration.maximumIPv6ExtensionHeaders else {
                 throw cursor.limitExceeded("at most \(configuration.maximumIPv6ExtensionHeaders) IPv6 extension headers")
@@ -96,7 +99,8 @@ extension PacketDecoder {
             do {
                 return try decodeIPv6Payload(
                     buffer.bytes(0 ..< length), declaredLength: length, payloadOffset: 0, firstHeader: reassembledFirstHeader,
-                    source: source, destination: destination, info: info, isReassembled: true)
+                    source: source, destination: destination, info: info, isReassembled: true,
+                    followsRoutingHeader: hasRoutingHeader)
             } catch {
                 throw error.inReassembledDatagram(fragmentPayloadOffset: payloadOffset + fragmentStart)
             }

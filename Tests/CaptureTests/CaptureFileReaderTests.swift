@@ -94,6 +94,15 @@ struct CaptureFileReaderTests {
         #expect(reader.progress.totalBytes == nil)
     }
 
+    @Test("Empty standard input is not a capture")
+    func emptyStandardInput() throws {
+        let pipe = Pipe()
+        try pipe.fileHandleForWriting.close()
+        #expect(throws: CaptureError.notACaptureFile(file: "-", reason: "the input is empty")) {
+            try CaptureFileReader(files: ["-"], filter: nil, requiresDecodableLinkType: true, standardInput: pipe.fileHandleForReading.fileDescriptor)
+        }
+    }
+
     @Test("Standard input may be named only once")
     func standardInputTwice() {
         #expect(throws: CaptureError.unreadableFile(file: "-", reason: "standard input can be read only once")) {
