@@ -53,11 +53,18 @@ public struct UDPDatagram {
     public var source: Endpoint
     public var destination: Endpoint
     public var payload: UnsafeRawBufferPointer
+    /// Payload bytes the UDP length announces but the capture does not hold (snap length): a
+    /// consumer should not parse a datagram with missing bytes as if it were whole.
+    public var missingPayloadCount: Int
 
-    public init(packet: PacketInfo, source: Endpoint, destination: Endpoint, payload: UnsafeRawBufferPointer) {
+    public init(
+        packet: PacketInfo, source: Endpoint, destination: Endpoint, payload: UnsafeRawBufferPointer,
+        missingPayloadCount: Int = 0
+    ) {
         self.packet = packet
         self.source = source
         self.destination = destination
         self.payload = payload
+        self.missingPayloadCount = missingPayloadCount
     }
 }

@@ -1,1 +1,0 @@
-// Capture: placeholder until the module lands.
