@@ -1,0 +1,89 @@
+import Capture
+import Packets
+import TCPReassembly
+
+/// Runs the whole analysis: packets in, one event stream out.
+///
+/// Feed it packets with `process(_:)` (from a file reader or a live capture) and call `finish()`
+/// at the end; every event reaches the sink in capture order, as soon as it is known.
+public final class CaptureAnalyzer {
+    private let context: AnalysisContext
+    private let decoder: PacketDecoder
+    private let tracker: ConnectionTracker
+    private let reassembler: TCPReassembler<ConnectionTracker>
+    /// Link types already reported as unsupported, so each is reported once.
+    private var reportedLinkTypes: Set<UInt32> = []
+    private var lastIdleSweep: Int64 = 0
+
+    public init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
+        context = AnalysisContext(configuration: configuration, sink: sink)
+        decoder = PacketDecoder()
+        tracker = ConnectionTracker(context: context)
+        reassembler = TCPReassembler(limits: configuration.limits.tcp, delegate: tracker)
+        for warning in configuration.keyLog.warnings {
+            context.emit(.problem(CaptureProblem(.keyLog, warning.description)), nil)
+        }
+    }
+
+    /// Announces a new input (a file or an interface), for reports that list their sources.
+    public func inputOpened(name: String, linkType: LinkType) {
+        context.emit(.inputOpened(InputOpenedEvent(name: name, linkType: linkType.description)), nil)
+    }
+
+    /// Analyses one captured packet.
+    public func process(_ packet: CapturedPacket) {
+        let info = packet.info
+        context.summary.packets += 1
+        context.summary.bytes += info.capturedLength
+        if context.summary.firstPacketTime == nil { context.summary.firstPacketTime = info.timestamp }
+        context.summary.lastPacketTime = info.timestamp
+        sweepIdleConnections(at: info.timestamp)
+        do {
+            switch try decoder.decode(linkType: packet.linkType, packet: packet.bytes, info: info) {
+            case .tcp(let segment):
+                reassembler.process(segment)
+            case .udp(let datagram):
+                context.summary.udpDatagrams += 1
+                if DiscoveryTracker.isMDNS(datagram) {
+                    context.summary.mdnsMessages += 1
+                    context.discovery.process(datagram) { context.emit($0, info) }
+                }
+            case .notIP, .otherIPProtocol:
+                context.summary.otherPackets += 1
+            case .fragmentBuffered:
+                break
+            }
+        } catch {
+            context.summary.undecodablePackets += 1
+            if error.code == .unsupported, !reportedLinkTypes.insert(packet.linkType.rawValue).inserted { return }
+            context.emit(.problem(CaptureProblem(
+                error.code == .unsupported ? .unsupportedLinkType : .undecodablePacket,
+                "packet \(info.number): \(error)")), info)
+        }
+    }
+
+    /// Reports a damaged input file; the packets before the damage were analysed.
+    public func inputProblem(_ message: String) {
+        context.emit(.problem(CaptureProblem(.captureFile, message)), nil)
+    }
+
+    /// Ends the analysis: delivers what reassembly still holds, closes every connection and
+    /// reports the totals.
+    public func finish() {
+        decoder.finish()
+        reassembler.finish()
+        let statistics = reassembler.statistics
+        for (name, count) in statistics.limitsReached where count > 0 {
+            context.summary.limitsReached[name, default: 0] += count
+        }
+        context.emit(.inputEnded(context.summary), nil)
+    }
+
+    /// Idle connections are expired by capture time, checked once per capture second so that the
+    /// sweep costs nothing per packet.
+    private func sweepIdleConnections(at now: Timestamp) {
+        guard now.seconds != lastIdleSweep else { return }
+        lastIdleSweep = now.seconds
+        reassembler.expireIdleConnections(at: now)
+    }
+}
