@@ -81,6 +81,16 @@ struct StreamAssembler {
     /// Takes the sender's next segment in capture order: delivers what continues the stream,
     /// buffers what arrived ahead of a hole, and drops what was received before.
     mutating func receive(_ segment: TCPSegment, output: some StreamAssemblerOutput) {
+        // The common case first, as TCP stacks do it (Van Jacobson's "header prediction"): a
+        // segment that continues the stream exactly, with nothing buffered and no SYN or FIN.
+        if let origin, segment.sequenceNumber == origin &+ UInt32(truncatingIfNeeded: nextOffset),
+           pending.isEmpty, finOffset == nil, segment.missingPayloadCount == 0,
+           !segment.flags.contains(.syn), !segment.flags.contains(.fin) {
+            if !segment.payload.isEmpty {
+                deliver(segment.payload, packet: segment.packet, output)
+            }
+            return
+        }
         var sequenceNumber = segment.sequenceNumber
         if segment.flags.contains(.syn) {
             sequenceNumber &+= 1  // RFC 9293 §3.4: the SYN occupies one sequence number.
@@ -330,33 +340,48 @@ struct StreamAssembler {
 
     /// Stores the stretches of `payload` no buffered range covers, copying their bytes.
     private mutating func store(_ payload: SegmentPayload, _ output: some StreamAssemblerOutput) {
-        var replacement: [PendingRange] = []
         var storedByteCount = 0
-        let overlapped = forEachStretch(of: payload) { stretch in
-            switch stretch {
-            case .buffered(let range):
-                replacement.append(range)
-            case .uncovered(let stretch):
-                let parts = Self.parts(of: payload, in: stretch)
-                if !parts.captured.isEmpty {
-                    let from = Int(parts.captured.lowerBound - payload.start)
-                    let to = Int(parts.captured.upperBound - payload.start)
-                    let bytes = [UInt8](payload.captured[from..<to])
-                    storedByteCount += bytes.count
-                    replacement.append(PendingRange(
-                        start: parts.captured.lowerBound, end: parts.captured.upperBound,
-                        content: .captured(bytes), packet: payload.packet))
-                }
-                if !parts.missing.isEmpty {
-                    replacement.append(PendingRange(
-                        start: parts.missing.lowerBound, end: parts.missing.upperBound,
-                        content: .missing, packet: payload.packet))
+        let index = firstBufferedIndex(endingAfter: payload.start)
+        if index == pending.count || pending[index].start >= payload.end {
+            // Nothing buffered overlaps, the common case: no temporary array.
+            var insertionIndex = index
+            Self.forEachPiece(of: payload, in: payload.start..<payload.end) { piece in
+                pending.insert(piece, at: insertionIndex)
+                insertionIndex += 1
+                storedByteCount += piece.storedByteCount
+            }
+        } else {
+            var replacement: [PendingRange] = []
+            let overlapped = forEachStretch(of: payload) { stretch in
+                switch stretch {
+                case .buffered(let range):
+                    replacement.append(range)
+                case .uncovered(let stretch):
+                    Self.forEachPiece(of: payload, in: stretch) { piece in
+                        replacement.append(piece)
+                        storedByteCount += piece.storedByteCount
+                    }
                 }
             }
+            pending.replaceSubrange(overlapped, with: replacement)
         }
-        pending.replaceSubrange(overlapped, with: replacement)
         bufferedByteCount += storedByteCount
         output.didBuffer(storedByteCount)
+    }
+
+    /// Calls `body` with what to buffer for a stretch of `payload`: its captured part,
+    /// copied, then the part the snap length cut off, as a marker; either may be absent.
+    private static func forEachPiece(of payload: SegmentPayload, in stretch: Range<Int64>, _ body: (PendingRange) -> Void) {
+        let parts = parts(of: payload, in: stretch)
+        if !parts.captured.isEmpty {
+            let bytes = payload.captured[Int(parts.captured.lowerBound - payload.start)..<Int(parts.captured.upperBound - payload.start)]
+            body(PendingRange(
+                start: parts.captured.lowerBound, end: parts.captured.upperBound,
+                content: .captured([UInt8](bytes)), packet: payload.packet))
+        }
+        if !parts.missing.isEmpty {
+            body(PendingRange(start: parts.missing.lowerBound, end: parts.missing.upperBound, content: .missing, packet: payload.packet))
+        }
     }
 
     private mutating func removeBuffered(first count: Int, _ output: some StreamAssemblerOutput) {

@@ -43,20 +43,41 @@ public final class TCPConnection {
     /// Whether the SYN or SYN-ACK was captured, so the client and server roles are known for
     /// certain rather than guessed.
     public internal(set) var handshakeSeen: Bool
-    public internal(set) var lastPacket: PacketInfo
-    /// Up to date after each segment, and final when `tcpConnectionClosed` is called.
-    public internal(set) var clientToServer = TCPDirectionStatistics()
-    public internal(set) var serverToClient = TCPDirectionStatistics()
     /// Why the connection ended, once it has.
     public internal(set) var closeReason: TCPCloseReason?
+
+    /// What changes with every segment, written in one assignment per segment.
+    struct Progress {
+        var lastPacket: PacketInfo
+        var clientToServer = TCPDirectionStatistics()
+        var serverToClient = TCPDirectionStatistics()
+    }
+
+    var progress: Progress
+
+    public internal(set) var lastPacket: PacketInfo {
+        get { progress.lastPacket }
+        set { progress.lastPacket = newValue }
+    }
+
+    /// Up to date after each segment, and final when `tcpConnectionClosed` is called.
+    public internal(set) var clientToServer: TCPDirectionStatistics {
+        get { progress.clientToServer }
+        set { progress.clientToServer = newValue }
+    }
+
+    public internal(set) var serverToClient: TCPDirectionStatistics {
+        get { progress.serverToClient }
+        set { progress.serverToClient = newValue }
+    }
 
     public init(id: Int, client: Endpoint, server: Endpoint, firstPacket: PacketInfo, handshakeSeen: Bool) {
         self.id = id
         self.client = client
         self.server = server
         self.firstPacket = firstPacket
-        self.lastPacket = firstPacket
         self.handshakeSeen = handshakeSeen
+        self.progress = Progress(lastPacket: firstPacket)
     }
 
     public func statistics(_ direction: TCPDirection) -> TCPDirectionStatistics {
