@@ -8,8 +8,9 @@ struct ConnectionEntry {
     let key: FlowKey
     var clientStream = StreamAssembler()
     var serverStream = StreamAssembler()
-    /// The capture time of the connection's last packet, in seconds, for idle expiry.
-    var lastActivity: Double
+    /// The latest capture time of the connection's packets, in seconds, for idle expiry. It
+    /// never moves back, so timestamps that run backwards cannot expire a connection early.
+    private(set) var lastActivity: Double
 
     init(_ connection: TCPConnection) {
         self.connection = connection
@@ -18,7 +19,12 @@ struct ConnectionEntry {
     }
 
     subscript(direction: TCPDirection) -> StreamAssembler {
-        _read { yield direction == .clientToServer ? clientStream : serverStream }
+        _read {
+            switch direction {
+            case .clientToServer: yield clientStream
+            case .serverToClient: yield serverStream
+            }
+        }
         _modify {
             switch direction {
             case .clientToServer: yield &clientStream
@@ -38,7 +44,7 @@ struct ConnectionEntry {
     /// Follows a segment of this open connection sent in `direction`: the peer's stream takes
     /// its acknowledgment, then the sender's stream its payload.
     mutating func follow(_ segment: TCPSegment, from direction: TCPDirection, to target: StreamTarget) -> Outcome {
-        lastActivity = segment.packet.timestamp.timeInterval
+        noteActivity(at: segment.packet.timestamp)
         let senderOutput = target.output(connection, direction)
         let peerOutput = target.output(connection, direction.reversed)
         let outcome = switch direction {
@@ -67,18 +73,18 @@ struct ConnectionEntry {
 
     /// Counts a segment that arrived after the connection closed.
     mutating func absorbAfterClose(_ segment: TCPSegment, from direction: TCPDirection) {
-        lastActivity = segment.packet.timestamp.timeInterval
+        noteActivity(at: segment.packet.timestamp)
         self[direction].count(segment)
         self[direction].ignoreAfterClose(segment)
         publish(lastPacket: segment.packet)
     }
 
     /// Ends both streams (see `StreamAssembler.close`), attributing their last gaps to
-    /// `lastPacket`.
-    mutating func close(lastPacket: PacketInfo, to target: StreamTarget) {
-        clientStream.close(gapPacket: lastPacket, output: target.output(connection, .clientToServer))
-        serverStream.close(gapPacket: lastPacket, output: target.output(connection, .serverToClient))
-        publish(lastPacket: lastPacket)
+    /// `gapPacket`.
+    mutating func close(gapPacket: PacketInfo, to target: StreamTarget) {
+        clientStream.close(gapPacket: gapPacket, output: target.output(connection, .clientToServer))
+        serverStream.close(gapPacket: gapPacket, output: target.output(connection, .serverToClient))
+        publish(lastPacket: connection.lastPacket)
     }
 
     /// Whether a segment with SYN sent in `direction` repeats this connection's handshake,
@@ -91,6 +97,10 @@ struct ConnectionEntry {
         let isSYNACK = segment.flags.contains(.ack)
         guard isSYNACK == (direction == .serverToClient) else { return false }
         return self[direction].isContinued(bySYN: segment.sequenceNumber)
+    }
+
+    private mutating func noteActivity(at timestamp: Timestamp) {
+        lastActivity = max(lastActivity, timestamp.timeInterval)
     }
 
     /// Brings the public `TCPConnection` up to date.

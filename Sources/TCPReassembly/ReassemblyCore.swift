@@ -124,8 +124,7 @@ struct ReassemblyCore {
     /// closed, to absorb its last packets; the caller forgets the others.
     private mutating func close(_ slot: Int, reason: TCPCloseReason, packet: PacketInfo?) {
         let connection = table[slot].connection
-        let lastPacket = packet ?? connection.lastPacket
-        table[slot].close(lastPacket: lastPacket, to: target)
+        table[slot].close(gapPacket: packet ?? connection.lastPacket, to: target)
         connection.closeReason = reason
         if reason == .fin || reason == .reset {
             table.moveToClosed(slot)

@@ -22,9 +22,9 @@ public final class TCPReassembler<Delegate: TCPStreamDelegate> {
     public unowned let delegate: Delegate
     private let context: ReassemblyContext
     /// Changed in one access per call, during which the delegate is called. Swift's dynamic
-    /// exclusivity check of that access, which costs more than following an in-order segment,
-    /// is replaced by `isBusy`, which catches the one way to break exclusivity here: a
-    /// delegate calling back into the reassembler.
+    /// exclusivity check of that access (about a tenth of the cost of an in-order segment) is
+    /// replaced by `isBusy`, which catches the one way to break exclusivity here: a delegate
+    /// calling back into the reassembler.
     @exclusivity(unchecked) private var core: ReassemblyCore
     private var isBusy = false
 

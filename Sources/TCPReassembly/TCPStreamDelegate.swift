@@ -28,6 +28,9 @@ public enum TCPCloseReason: Hashable, Sendable {
 /// The consumer of reassembled streams. Calls arrive in capture order; for each connection and
 /// direction, `didReceive` bytes and `didSkipGap` events together cover the stream exactly once,
 /// in sequence order.
+///
+/// Calls are made from inside `TCPReassembler.process`, `finish` and `expireIdleConnections`,
+/// which a delegate must not call from a callback.
 public protocol TCPStreamDelegate: AnyObject {
     func tcpConnectionOpened(_ connection: TCPConnection)
 
@@ -38,7 +41,8 @@ public protocol TCPStreamDelegate: AnyObject {
     /// `byteCount` bytes of the stream were never captured (or were dropped by a limit). The
     /// next `didReceive` continues after them; consumers resynchronise. `packet` is the packet
     /// that revealed the gap: the peer's ACK beyond it, the segment the snap length cut, the
-    /// segment that reached a buffering limit, or the connection's last packet when it closed.
+    /// segment that reached a buffering limit, or, at the close, the packet that closed the
+    /// connection (its last packet when none did).
     func tcpStream(_ connection: TCPConnection, direction: TCPDirection, didSkipGapOf byteCount: UInt64, packet: PacketInfo)
 
     /// The connection ended; `packet` is the packet that ended it, if any.

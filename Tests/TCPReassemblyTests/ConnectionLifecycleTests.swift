@@ -95,6 +95,7 @@ import Testing
         ])
         #expect(h.reassembler.statistics.portReuses == 1)
         #expect(try #require(h.delegate.connection(2)).handshakeSeen)
+        #expect(try #require(h.delegate.connection(1)).lastPacket.number == 5)   // the new SYN is not the old connection's
     }
 
     @Test func aSYNOnAConnectionPickedUpMidStreamStartsANewOne() {

@@ -91,7 +91,8 @@ final class Harness {
         packetNumber += 1
         elapsedNanoseconds += seconds > 0 ? seconds * 1_000_000_000 : 1_000_000
         let destination = destination ?? (source == Self.client ? Self.server : Self.client)
-        let info = PacketInfo(number: packetNumber, timestamp: clock, capturedLength: 54 + payload.count, originalLength: 54 + payload.count + missing)
+        let onTheWire = 54 + payload.count + min(max(missing, 0), 65_535)
+        let info = PacketInfo(number: packetNumber, timestamp: clock, capturedLength: 54 + payload.count, originalLength: onTheWire)
         payload.withUnsafeBytes { bytes in
             reassembler.process(TCPSegment(
                 packet: info, source: source, destination: destination, sequenceNumber: seq,
