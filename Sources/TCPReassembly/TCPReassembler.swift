@@ -37,9 +37,9 @@ public final class TCPReassembler<Delegate: TCPStreamDelegate> {
 
     public var statistics: TCPReassemblyStatistics { context.statistics }
 
-    /// Ports known to be servers' ports, for guessing the roles of connections first seen
-    /// mid-stream (see `ConnectionRoles`). Add an accessory's port as soon as it is known,
-    /// from its mDNS SRV record or from the user.
+    /// Ports known to be servers' ports: the first clue for guessing the roles of a connection
+    /// first seen mid-stream (docs/reassembly.md lists the others). Add an accessory's port as
+    /// soon as it is known, from its mDNS SRV record or from the user.
     public var serverPorts: Set<UInt16> {
         get { context.serverPorts }
         set { context.serverPorts = newValue }
