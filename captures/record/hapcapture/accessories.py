@@ -150,3 +150,13 @@ def large_bridge(driver: AccessoryDriver, name: str, per_kind: int = 16) -> Brid
 def porch_light(driver: AccessoryDriver, name: str) -> Lightbulb:
     """A stand-alone (unbridged) lightbulb: the database has a single accessory with aid 1."""
     return Lightbulb(driver, name, "HS-LAMP-0100")
+
+
+def odd_bridge(driver: AccessoryDriver, name: str) -> Bridge:
+    """The demo bridge (with a steady temperature) plus four more accessories for the bad-database hook to break."""
+    bridge = demo_bridge(driver, name, temperature_interval=None)
+    bridge.add_accessory(Switch(driver, "Bare Switch", "HS-SWITCH-0100"))
+    bridge.add_accessory(Outlet(driver, "Unlabelled Outlet", "HS-OUTLET-0100"))
+    bridge.add_accessory(Lightbulb(driver, "Twin Lamp", "HS-LAMP-0200"))
+    bridge.add_accessory(Switch(driver, "Shadow Switch", "HS-SWITCH-0200"))
+    return bridge

@@ -47,7 +47,7 @@ async def serve(scenario: Scenario, seed: int, workdir: Path) -> None:
     driver.state.setup_id = scenario.setup_id
     driver.add_accessory(scenario.build_accessory(driver, scenario.accessory_name))
     if scenario.accessory_hook is not None:
-        scenario.accessory_hook(driver)
+        scenario.accessory_hook(driver, journal)
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -33,7 +33,7 @@ async def control(scenario: Scenario, seed: int, workdir: Path) -> None:
     randomness = SeededRandomness(seed, "controller")
     instrument_aiohomekit(journal, randomness, scenario.addressing.controller)
     if scenario.controller_hook is not None:
-        scenario.controller_hook()
+        scenario.controller_hook(journal)
 
     ip_version = IPVersion.V6Only if scenario.addressing.family == 6 else IPVersion.V4Only
     zeroconf = AsyncZeroconf(interfaces=[scenario.addressing.controller], ip_version=ip_version)

@@ -62,6 +62,18 @@ class Journal:
             note=self._note,
         )
 
+    def misbehaviour(self, rule: str, connection: str | None, detail: str) -> None:
+        """One deliberate misbehaviour of a scenario hook: the audit rule it must trigger and where.
+
+        ``connection`` is the client ``ip:port`` of the TCP connection it happened on, or ``None`` for
+        mDNS and for properties of the accessory as a whole (its setup code, its advertisements).
+        """
+        self.write("misbehaviour", rule=rule, connection=connection, detail=detail)
+
+    def observation(self, text: str) -> None:
+        """How a peer reacted to the other's misbehaviour (e.g. that aiohomekit dropped the connection)."""
+        self.write("observation", text=text)
+
     def key(self, label: str, ident: str, secret: bytes, session: str | None = None) -> None:
         """One key-log entry; ``ident`` is hex, or the identifier text for the two LTPK labels.
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from .netns import INTERFACE, RELAY_TO_ACCESSORY, RELAY_TO_CONTROLLER, Topology
-from .scenarios import DUMPCAP, TCPDUMP_ANY, WRONG_SETUP_CODE, Scenario
+from .scenarios import DUMPCAP, TCPDUMP_ANY, Scenario
 from .srpsearch import choose_seed
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -140,8 +140,7 @@ def record_scenario(scenario: Scenario) -> Recording:
     what the scenario must show: the lossy relay's decisions are seeded, but whether a held-back frame
     is overtaken depends on what else is in flight at that moment.
     """
-    plan = [(attempt.right_code, attempt.succeeds) for attempt in scenario.pair_setups]
-    seed = choose_seed(scenario.seed, scenario.setup_code, WRONG_SETUP_CODE, plan)
+    seed = choose_seed(scenario.seed, scenario.setup_code, scenario.pair_setups)
     for attempt in range(CAPTURE_ATTEMPTS):
         recording = record_once(scenario, seed, relay_seed=seed * 100 + attempt)
         dropped = packets_dropped(recording.workdir / "capture.log")

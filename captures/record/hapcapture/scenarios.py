@@ -18,9 +18,11 @@ from aiohomekit.model.characteristics import CharacteristicsTypes as Types
 from pyhap.accessory import Accessory
 from pyhap.accessory_driver import AccessoryDriver
 
-from . import accessories
+from . import accessories, misbehaving
 from .netns import IPV4, IPV6, Addressing
+from .journal import Journal
 from .relay import Impairment
+from .srpsearch import FIRST_TRY, PairSetupAttempt
 from .story import Database, Story
 
 SETUP_CODE = "031-45-154"
@@ -32,17 +34,6 @@ HAP_PORT = 51826
 TCPDUMP = "tcpdump"  # tcpdump -i hap0: classic pcap, Ethernet (EN10MB)
 TCPDUMP_ANY = "tcpdump-any"  # tcpdump -i any: classic pcap, Linux cooked v2 (LINUX_SLL2)
 DUMPCAP = "dumpcap"  # dumpcap -i hap0: pcapng, Ethernet
-
-
-@dataclass(frozen=True)
-class PairSetupAttempt:
-    """One pair-setup the story makes, for the seed check: right or wrong code, and the outcome wanted."""
-
-    right_code: bool
-    succeeds: bool
-
-
-FIRST_TRY = (PairSetupAttempt(right_code=True, succeeds=True),)
 
 
 @dataclass(frozen=True)
@@ -60,8 +51,10 @@ class Scenario:
     # Display filters that must each match a packet, or the scenario is recorded again (see record.py).
     capture_must_show: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
-    accessory_hook: Callable[[AccessoryDriver], None] | None = None
-    controller_hook: Callable[[], None] | None = None
+    # Where a scenario makes a peer misbehave: patch or subclass the library at run time, and journal each
+    # deliberate misbehaviour (``Journal.misbehaviour``) so that the truth file lists it.
+    accessory_hook: Callable[[AccessoryDriver, Journal], None] | None = None
+    controller_hook: Callable[[Journal], None] | None = None
     time_limit: float = 90.0
     device_id: str = DEVICE_ID
     setup_code: str = SETUP_CODE
@@ -235,6 +228,187 @@ async def srp_mismatch_story(story: Story) -> None:
 # --- the corpus ---------------------------------------------------------------------------------
 
 BRIDGE_NAME = "hapscope Bridge"
+MISBEHAVING_NOTE = (
+    "a MISBEHAVING capture for the security audit: the peers were patched at run time to break HAP rules on "
+    "purpose; misbehaviours lists each deliberate misbehaviour with the audit rule it must trigger"
+)
+
+MISBEHAVING = (
+    Scenario(
+        name="unverified-access",
+        description=(
+            "After pair-setup the controller sends plaintext GET /accessories, GET /characteristics and a /pairings "
+            "list without pair-verify and the accessory answers them 200; later, on a verified session, the accessory "
+            "repeats a response that no request asked for and aiohomekit drops the connection."
+        ),
+        seed=11001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.unverified_access_story,
+        accessory_hook=misbehaving.unverified_access_accessory,
+        notes=(MISBEHAVING_NOTE,),
+    ),
+    Scenario(
+        name="paired-setup",
+        description=(
+            "An already-paired accessory answers a second pair-setup with a normal M2 (and completes it, storing a "
+            "second admin) instead of Error=Unavailable, and keeps advertising sf=1 after pairing while pair-verify "
+            "and requests succeed."
+        ),
+        seed=12001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.paired_setup_story,
+        accessory_hook=misbehaving.paired_setup_accessory,
+        pair_setups=(PairSetupAttempt(), PairSetupAttempt()),
+        notes=(MISBEHAVING_NOTE,),
+    ),
+    Scenario(
+        name="brute-force",
+        description=(
+            "Six pair-setups with wrong setup codes in quick succession, all answered M4 Error=Authentication and never "
+            "Backoff or MaxTries, with the accessory reusing one SRP salt throughout; its setup code is the forbidden "
+            "123-45-678, and the last pair-setup with it succeeds."
+        ),
+        seed=13001,
+        accessory_name="Porch Light",
+        build_accessory=accessories.porch_light,
+        story=misbehaving.brute_force_story,
+        accessory_hook=misbehaving.brute_force_accessory,
+        setup_code=misbehaving.FORBIDDEN_SETUP_CODE,
+        pair_setups=tuple(
+            PairSetupAttempt(code=code, succeeds=False, reuses_first_salt=True) for code in misbehaving.BRUTE_FORCE_CODES
+        )
+        + (PairSetupAttempt(reuses_first_salt=True),),
+        notes=(MISBEHAVING_NOTE, f"pass --setup-code {misbehaving.FORBIDDEN_SETUP_CODE} to the audit"),
+    ),
+    Scenario(
+        name="bad-srp",
+        description=(
+            "Five pair-setups on one connection: the accessory sends a 15-byte salt; the controller sends A = 0, then "
+            "A = N, with a proof forged without the setup code (stock HAP-python accepts both); the accessory answers a "
+            "right M3 with a wrong M4 proof; the last pair-setup succeeds."
+        ),
+        seed=14001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.bad_srp_story,
+        accessory_hook=misbehaving.bad_srp_accessory,
+        pair_setups=(
+            PairSetupAttempt(succeeds=None),
+            PairSetupAttempt(succeeds=None),
+            PairSetupAttempt(succeeds=None),
+            PairSetupAttempt(),
+            PairSetupAttempt(),
+        ),
+        notes=(
+            MISBEHAVING_NOTE,
+            "checked separately, in-process with the same HAP-python 4.9.2: continuing the A = 0 exchange with an M5 "
+            "sealed under K = SHA-512(\"\") makes the accessory answer M6 and store the sender as an ADMIN pairing, "
+            "without the setup code; this capture stops after M4, so the accessory is not taken over here",
+        ),
+    ),
+    Scenario(
+        name="verify-reuse",
+        description=(
+            "The accessory answers two pair-verifies (two connections) with the same X25519 ephemeral key pair, and "
+            "signs the pair-verify M2 of a third connection with a wrong Ed25519 key, which aiohomekit rejects."
+        ),
+        seed=15001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.verify_reuse_story,
+        accessory_hook=misbehaving.verify_reuse_accessory,
+        notes=(MISBEHAVING_NOTE,),
+    ),
+    Scenario(
+        name="pairings-admin",
+        description=(
+            "The owner adds a regular (non-admin) controller; on its own verified session that controller adds an "
+            "admin pairing and removes it again over /pairings, and the accessory accepts both."
+        ),
+        seed=16001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.pairings_admin_story,
+        accessory_hook=misbehaving.pairings_admin_accessory,
+        notes=(MISBEHAVING_NOTE,),
+    ),
+    Scenario(
+        name="frame-faults",
+        description=(
+            "Five verified sessions, one encrypted-frame fault each: an oversize /accessories frame (accepted by "
+            "aiohomekit), a skipped nonce counter, a reused nonce counter, a corrupted tag after several good frames, "
+            "and a plaintext response after encryption began; aiohomekit drops the last four connections."
+        ),
+        seed=17001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.frame_faults_story,
+        accessory_hook=misbehaving.frame_faults_accessory,
+        notes=(MISBEHAVING_NOTE,),
+    ),
+    Scenario(
+        name="bad-events",
+        description=(
+            "The controller subscribes only to the temperature; after it writes the lamp, the accessory sends EVENTs "
+            "for the lamp's On (never subscribed) and for its Model (perms without ev)."
+        ),
+        seed=18001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.bad_events_story,
+        accessory_hook=misbehaving.bad_events_accessory,
+        notes=(MISBEHAVING_NOTE,),
+    ),
+    Scenario(
+        name="bad-discovery",
+        description=(
+            "mDNS misbehaviour: an announcement whose SRV target has no address record, an announcement with a malformed "
+            "TXT (id, pv, ci), ff=1 advertised while pair-setup uses Method 0, and an sh computed from another setup ID; "
+            "pairing still works."
+        ),
+        seed=19001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.bad_discovery_story,
+        accessory_hook=misbehaving.bad_discovery_accessory,
+        controller_hook=misbehaving.bad_discovery_controller,
+        notes=(
+            MISBEHAVING_NOTE,
+            "the controller was patched to send pair-setup M1 with Method 0 although ff=1 (aiohomekit would send Method 1)",
+        ),
+    ),
+    Scenario(
+        name="bad-database",
+        description=(
+            "An /accessories database with duplicate iids and aids, accessories lacking (parts of) the Accessory "
+            "Information service, values out of range, off-step, outside valid-values and of the wrong format, and an "
+            "undefined Apple type; a write to a read-only and an out-of-range characteristic is rejected with 207; the "
+            "database then grows while c# stays the same."
+        ),
+        seed=20001,
+        accessory_name="hapscope Odd Bridge",
+        build_accessory=accessories.odd_bridge,
+        story=misbehaving.bad_database_story,
+        accessory_hook=misbehaving.bad_database_accessory,
+        notes=(MISBEHAVING_NOTE,),
+    ),
+    Scenario(
+        name="bad-json",
+        description=(
+            "The accessory answers GET /accessories first with valid JSON, then with a raw control character inside a "
+            "string, then with a body cut short in the middle of a string."
+        ),
+        seed=21001,
+        accessory_name=BRIDGE_NAME,
+        build_accessory=accessories.demo_bridge,
+        story=misbehaving.bad_json_story,
+        accessory_hook=misbehaving.bad_json_accessory,
+        notes=(MISBEHAVING_NOTE,),
+    ),
+)
+
 
 SCENARIOS: dict[str, Scenario] = {
     scenario.name: scenario
@@ -262,7 +436,7 @@ SCENARIOS: dict[str, Scenario] = {
             build_accessory=accessories.porch_light,
             story=wrong_code_story,
             capture=DUMPCAP,
-            pair_setups=(PairSetupAttempt(right_code=False, succeeds=False), PairSetupAttempt(True, True)),
+            pair_setups=(PairSetupAttempt(code=WRONG_SETUP_CODE, succeeds=False), PairSetupAttempt()),
             notes=(f"the first pair-setup uses the wrong setup code {WRONG_SETUP_CODE}",),
         ),
         Scenario(
@@ -335,7 +509,8 @@ SCENARIOS: dict[str, Scenario] = {
             accessory_name=BRIDGE_NAME,
             build_accessory=accessories.demo_bridge,
             story=srp_mismatch_story,
-            pair_setups=(PairSetupAttempt(right_code=True, succeeds=False), PairSetupAttempt(True, True)),
+            pair_setups=(PairSetupAttempt(succeeds=False), PairSetupAttempt()),
         ),
+        *MISBEHAVING,
     )
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 import aiohomekit.crypto.srp
@@ -41,9 +42,37 @@ def seeded_srp(seed: int) -> Iterator[None]:
         pyhap.hsrp.os, aiohomekit.crypto.srp.os = saved
 
 
-def pair_setup_succeeds(accessory_code: str, controller_code: str) -> bool:
-    """M1…M4 as the two libraries run them, with the wire encoding in between."""
-    server = Server(get_srp_context(3072, hashlib.sha512, 16), b"Pair-Setup", accessory_code.encode("ascii"))
+@dataclass(frozen=True)
+class PairSetupAttempt:
+    """One pair-setup a story makes, as the seed check simulates it.
+
+    ``code`` is the setup code the controller types (``None``: the accessory's own code). ``succeeds`` is
+    the outcome the two libraries' stock SRP code must produce; ``None`` marks an exchange a scenario hook
+    breaks on purpose, whose outcome is not simulated but whose random draws still count, so that the
+    attempts after it are simulated on the right stream positions. ``reuses_first_salt`` mirrors the
+    brute-force hook, whose accessory answers every M1 with the salt of the scenario's first attempt.
+    """
+
+    code: str | None = None
+    succeeds: bool | None = True
+    reuses_first_salt: bool = False
+
+
+FIRST_TRY = (PairSetupAttempt(),)
+
+
+def srp_server(setup_code: str) -> Server:
+    """HAP-python's verifier exactly as ``AccessoryDriver.setup_srp_verifier`` builds it (draws salt, then b)."""
+    return Server(get_srp_context(3072, hashlib.sha512, 16), b"Pair-Setup", setup_code.encode("ascii"))
+
+
+def with_salt(server: Server, salt: bytes) -> Server:
+    """The same verifier (same secret b, no new draws) recomputed for another salt."""
+    return Server(get_srp_context(3072, hashlib.sha512, 16), server.I, server.p, s=salt, b=server.b)
+
+
+def exchange_succeeds(server: Server, controller_code: str) -> bool:
+    """M2…M4 as the two libraries run them, with the wire encoding in between."""
     salt, public_b = server.get_challenge()
     m2 = pyhap_tlv.encode(
         HAP_TLV_TAGS.SEQUENCE_NUM, HAP_TLV_STATES.M2,
@@ -67,19 +96,28 @@ def pair_setup_succeeds(accessory_code: str, controller_code: str) -> bool:
     return accessory_proof is not None and client.verify_servers_proof_bytes(accessory_proof)
 
 
-def outcomes(seed: int, setup_code: str, wrong_code: str, right_code_per_attempt: Sequence[bool]) -> list[bool]:
+def outcomes(seed: int, setup_code: str, attempts: Sequence[PairSetupAttempt]) -> list[bool | None]:
+    """Each attempt's outcome under ``seed`` (``None`` for attempts a hook breaks on purpose)."""
+    results: list[bool | None] = []
+    first_salt: bytes | None = None
     with seeded_srp(seed):
-        return [
-            pair_setup_succeeds(setup_code, setup_code if right else wrong_code)
-            for right in right_code_per_attempt
-        ]
+        for attempt in attempts:
+            server = srp_server(setup_code)
+            if attempt.reuses_first_salt and first_salt is not None:
+                server = with_salt(server, first_salt)
+            first_salt = first_salt or server.s
+            if attempt.succeeds is None:
+                SrpClient("Pair-Setup", attempt.code or setup_code)  # the controller still draws its secret a
+                results.append(None)
+            else:
+                results.append(exchange_succeeds(server, attempt.code or setup_code))
+    return results
 
 
-def choose_seed(base_seed: int, setup_code: str, wrong_code: str, plan: Sequence[tuple[bool, bool]]) -> int:
-    """The first seed from ``base_seed`` on whose attempts ``(right_code, succeeds)`` all come true."""
-    codes = [right for right, _ in plan]
-    wanted = [succeeds for _, succeeds in plan]
+def choose_seed(base_seed: int, setup_code: str, attempts: Sequence[PairSetupAttempt]) -> int:
+    """The first seed from ``base_seed`` on whose attempts all come out as planned."""
+    wanted = [attempt.succeeds for attempt in attempts]
     for seed in range(base_seed, base_seed + SEARCH_LIMIT):
-        if outcomes(seed, setup_code, wrong_code, codes) == wanted:
+        if outcomes(seed, setup_code, attempts) == wanted:
             return seed
     raise RuntimeError(f"no seed in [{base_seed}, {base_seed + SEARCH_LIMIT}) gives pair-setup outcomes {wanted}")

@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from aiohomekit.controller.ip.connection import HomeKitConnection
 from aiohomekit.controller.ip.controller import IpController
 from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.controller.ip.pairing import IpPairing
@@ -19,7 +20,7 @@ from aiohomekit.model.characteristics import CharacteristicsTypes
 from aiohomekit.uuid import normalize_uuid
 from cryptography.hazmat.primitives import serialization
 
-from .journal import Journal
+from .journal import Journal, endpoint_text
 from .seeded import SeededRandomness, seeded_ed25519_key, seeded_uuid4
 
 # aiohomekit stores a pairing under an alias; one that is not the device id keeps the controller from
@@ -126,6 +127,31 @@ class Story:
             data["iOSDeviceLTSK"] = identity.ltsk_hex
             data["iOSDeviceLTPK"] = identity.ltpk_hex
         return IpPairing(self.controller, data)
+
+    async def open_session(self, pairing: IpPairing, identity: ControllerIdentity | None = None) -> IpPairing:
+        """A new connection with exactly one pair-verify; raises what aiohomekit raises and never reconnects.
+
+        aiohomekit's own path (``_ensure_connected``) retries a failed pair-verify and re-opens a lost
+        connection in the background; a misbehaving accessory makes both happen on purpose, and every
+        retry would be one more TCP connection in the capture. Here a failure stays a failure: the caller
+        closes the session, and a connection the accessory broke stays closed.
+        """
+        session = self.session(pairing, identity)
+        session.connection.closing = True
+        await session.connection._connect_once()
+        return session
+
+    async def plain_connection(self, discovery: IpDiscovery) -> HomeKitConnection:
+        """A plaintext HAP connection to the accessory with no pair-verify at all (as after pair-setup M6)."""
+        connection = HomeKitConnection(None, discovery.description.addresses, discovery.description.port)
+        connection.closing = True
+        await connection._connect_once()
+        return connection
+
+    @staticmethod
+    def client_of(connection: HomeKitConnection) -> str:
+        """The controller's ``ip:port`` of a connection, as the truth names connections."""
+        return endpoint_text(connection.transport.get_extra_info("sockname"))
 
     def new_identity(self, purpose: str, upper_case: bool) -> ControllerIdentity:
         """A seeded controller identity (UUID pairing id and Ed25519 key) for /pairings requests."""

@@ -190,6 +190,9 @@ def pairing_entries(connections: list[Connection], srp: SrpRecords, setup_code: 
                 continue
             items = tlv8.decode(request.body)
             state = tlv8.integer(items, tlv8.STATE)
+            if request.path == "/pairings" or state == 1:
+                if current is not None and current["outcome"] is None:
+                    abandon(current, "a new exchange followed on the connection")
             if request.path == "/pairings":
                 kind = {
                     tlv8.METHOD_ADD_PAIRING: "add-pairing",
@@ -206,14 +209,12 @@ def pairing_entries(connections: list[Connection], srp: SrpRecords, setup_code: 
             if request.path == "/pair-setup" and state == 3:
                 current["_a_prefix"] = items[0x03][:32].hex()
             finish_entry(current, exchange, request.path, state)
-        for entry in entries:
-            if entry["client"] == connection.client and entry["outcome"] is None:
-                entry["outcome"] = "error"
-                entry["note"] = join_notes(entry["note"], "the exchange did not finish before the connection closed")
+        if current is not None and current["outcome"] is None:
+            abandon(current, "the connection closed")
 
     entries.sort(key=lambda entry: entry["_started"])
     for entry in entries:
-        del entry["_started"]
+        del entry["_started"], entry["_last_state"]
         a_prefix = entry.pop("_a_prefix", None)
         if entry["kind"] == "pair-setup" and entry["error"] == 2 and a_prefix is not None:
             cause = srp.mismatch_cause(a_prefix)
@@ -234,13 +235,23 @@ def new_entry(kind: str, connection: Connection, exchange: Exchange) -> dict[str
         "error": None,
         "note": exchange.request.note,
         "_started": exchange.request.time,
+        "_last_state": None,
     }
+
+
+def abandon(entry: dict[str, Any], then: str) -> None:
+    """An exchange that ended without an Error item and without its final message: an error with no code."""
+    last = entry["_last_state"]
+    stopped = f"the exchange stopped after M{last}" if last is not None else "the exchange got no response"
+    entry["outcome"] = "error"
+    entry["note"] = join_notes(entry["note"], f"{stopped}, then {then}")
 
 
 def finish_entry(entry: dict[str, Any], exchange: Exchange, path: str, request_state: int | None) -> None:
     if exchange.response_http is None:
         return
     items = tlv8.decode(exchange.response_http.body) if exchange.response_http.body else {}
+    entry["_last_state"] = tlv8.integer(items, tlv8.STATE)
     error = tlv8.integer(items, tlv8.ERROR)
     if error is not None:
         entry["outcome"], entry["error"] = "error", error
@@ -259,10 +270,14 @@ def join_notes(*notes: str | None) -> str | None:
 
 
 def accessories_body(connections: list[Connection]) -> dict[str, Any] | None:
+    """The body of the first GET /accessories response that is valid JSON (bad-json sends some that are not)."""
     for connection in connections:
         for exchange in exchanges(connection):
             if exchange.request_http.path == "/accessories" and exchange.response_http is not None:
-                return json.loads(exchange.response_http.body)
+                try:
+                    return json.loads(exchange.response_http.body)
+                except ValueError:
+                    continue
     return None
 
 
@@ -345,7 +360,20 @@ def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any]
                 record["pairing_id"], {"pairingId": record["pairing_id"], "ltpk": record["ltpk"], "admin": record["admin"]}
             )
 
+    misbehaviours = [
+        {"rule": record["rule"], "connection": record["connection"], "detail": record["detail"]}
+        for record in sorted((r for r in accessory + controller if r["kind"] == "misbehaviour"), key=lambda r: r["t"])
+    ]
     notes = list(scenario.notes) + generated_notes(recording, accessory, controller)
+    notes += [
+        f"deliberate misbehaviour [{m['rule']}] on {m['connection'] or 'no connection (mDNS / the accessory as a whole)'}: "
+        f"{m['detail']}"
+        for m in misbehaviours
+    ]
+    notes += [
+        f"observed: {record['text']}"
+        for record in sorted((r for r in accessory + controller if r["kind"] == "observation"), key=lambda r: r["t"])
+    ]
     truth = {
         "schema": SCHEMA_VERSION,
         "scenario": scenario.name,
@@ -396,6 +424,7 @@ def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any]
         ],
         "accessoriesBody": accessories_body(connections),
         "notes": notes,
+        "misbehaviours": misbehaviours,
     }
     return truth, keys
 
@@ -417,12 +446,13 @@ def generated_notes(recording: Recording, accessory: list[dict], controller: lis
         f"randomness seeded with {recording.seed} (scenario base seed {scenario.seed}): SRP secrets, ephemeral "
         "and long-term keys and pairing ids repeat on every run; controller source ports count up from 49201",
     ]
-    removed = [r["pairing_id"] for r in accessory if r["kind"] == "pairing-removed"]
-    if removed:
+    removals = [r for r in accessory if r["kind"] == "pairing-removed"]
+    if removals:
+        emptied = any(not r["remaining"] for r in removals)
         notes.append(
             "controllers lists every pairing HAP-python stored during the capture; removed again: "
-            + ", ".join(removed)
-            + " (HAP-python drops all pairings when the last admin is removed)"
+            + ", ".join(r["pairing_id"] for r in removals)
+            + (" (HAP-python drops all pairings when the last admin is removed)" if emptied else "")
         )
     retries = [r for r in controller if r["kind"] == "srp-mismatch-retry"]
     if retries:

@@ -6,11 +6,14 @@ For every scenario in ``captures/``:
 * every key-log line parses, and the key log is self-consistent (each ephemeral secret yields its
   public key, each shared secret yields the logged control keys, each SRP session key opens the M5
   and M6 of its pair-setup);
-* tshark finds exactly as many mDNS responses carrying the accessory's TXT record as the truth lists
-  advertisements, and exactly as many TCP conversations as it lists connections;
+* the capture holds exactly as many mDNS responses from the accessory carrying its TXT record as the
+  truth lists advertisements, and tshark finds exactly as many TCP conversations as it lists connections;
 * each connection's reassembled TCP byte streams (tshark ``follow,tcp,raw``) are exactly the truth's
-  messages: plaintext messages verbatim, then frames that decrypt with the logged control keys
-  (counters from 0, at most 1024 plaintext bytes each) to the encrypted messages, in order.
+  messages: plaintext messages verbatim, encrypted ones as frames that decrypt with the logged control
+  keys (``frames.walk``, which recognises deliberate frame faults and reports them);
+* the reference rule check (``rules.check``, fed with those messages timed by the capture, the key log,
+  the mDNS packets and the frame faults) finds exactly the (rule, connection) pairs the truth declares
+  under ``misbehaviours``: all of them in a misbehaving capture, none at all in a clean one.
 
 Usage: ``python -m hapcapture.verify [CAPTURES_DIR] [scenario ...]``; exits non-zero on any failure.
 """
@@ -20,23 +23,23 @@ from __future__ import annotations
 import base64
 import json
 import re
-import struct
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import zeroconf
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import x25519
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from . import http, tlv8
+from . import frames, http, rules, tlv8
 from .journal import ACCESSORY_TO_CONTROLLER, CONTROLLER_TO_ACCESSORY
 from .truth import link_type
 
-MAX_FRAME_PLAINTEXT = 1024
-TAG_BYTES = 16
+MDNS_PORT = 5353
 KEYLOG_LINE = re.compile(
     r"^(?P<label>PAIR_VERIFY_SHARED_SECRET|CONTROLLER_EPHEMERAL_SECRET|ACCESSORY_EPHEMERAL_SECRET|CONTROL_WRITE_KEY|"
     r"CONTROL_READ_KEY|PAIR_SETUP_SESSION_KEY|ACCESSORY_LTPK|CONTROLLER_LTPK) (?P<id>\S+) (?P<secret>[0-9a-f]+)$"
@@ -54,7 +57,7 @@ TRUTH_KEYS = {
     "schema": int, "scenario": str, "description": str, "accessoryImplementation": str,
     "controllerImplementation": str, "capture": str, "linkType": str, "setupCode": str, "setupId": str,
     "accessories": list, "controllers": list, "advertisements": list, "pairings": list, "connections": list,
-    "accessoriesBody": dict, "notes": list,
+    "accessoriesBody": dict, "notes": list, "misbehaviours": list,
 }  # fmt: skip
 
 
@@ -69,10 +72,6 @@ def require(condition: bool, message: str) -> None:
 
 def hkdf(key: bytes, salt: bytes, info: bytes) -> bytes:
     return HKDF(algorithm=hashes.SHA512(), length=32, salt=salt, info=info).derive(key)
-
-
-def nonce(counter: int) -> bytes:
-    return struct.pack("<LQ", 0, counter)
 
 
 def padded_nonce(text: bytes) -> bytes:
@@ -101,7 +100,11 @@ def check_truth_schema(truth: dict[str, Any]) -> None:
             f"pairing kind {pairing['kind']}",
         )
         require(pairing["outcome"] in {"success", "error"}, f"pairing outcome {pairing['outcome']}")
-        require((pairing["error"] is None) == (pairing["outcome"] == "success"), "pairing error does not match outcome")
+        # An exchange can fail without an Error item (abandoned after a wrong proof or signature); never the reverse.
+        require(pairing["error"] is None or pairing["outcome"] == "error", "a pairing with an error code succeeded")
+        require(pairing["outcome"] == "error" or pairing["error"] is None, "pairing error does not match outcome")
+    for misbehaviour in truth["misbehaviours"]:
+        require(set(misbehaviour) == {"rule", "connection", "detail"}, f"misbehaviour keys {sorted(misbehaviour)}")
     for connection in truth["connections"]:
         require(set(connection) == {"client", "server", "messages"}, f"connection keys {sorted(connection)}")
         for message in connection["messages"]:
@@ -188,10 +191,30 @@ def check_long_term_keys(truth: dict[str, Any], keys: dict[str, dict[str, bytes]
         require(logged is not None and logged.hex() == controller["ltpk"], f"CONTROLLER_LTPK {controller['pairingId']}")
 
 
-def captured_advertisements(capture: Path, device_id: str) -> int:
-    """mDNS responses in the capture that carry the accessory's TXT record with a non-zero TTL."""
-    display_filter = f'mdns && dns.flags.response == 1 && dns.txt contains "id={device_id}" && dns.resp.ttl > 0'
-    return sum(1 for line in tshark(capture, "-Y", display_filter).splitlines() if line.strip())
+def mdns_responses(capture: Path, accessory_address: str) -> list[rules.MdnsResponse]:
+    """Every mDNS response the accessory sent, parsed from the wire, with its capture time."""
+    fields = ["-T", "fields", "-e", "frame.time_epoch", "-e", "ip.src", "-e", "ipv6.src", "-e", "udp.payload"]
+    responses = []
+    for line in tshark(capture, "-Y", f"udp.srcport == {MDNS_PORT}", *fields).splitlines():
+        time, ipv4, ipv6, payload = line.split("\t")
+        if accessory_address not in (ipv4, ipv6) or not payload:
+            continue
+        message = zeroconf.DNSIncoming(bytes.fromhex(payload))
+        if message.is_response():
+            responses.append(rules.MdnsResponse(float(time), message))
+    return responses
+
+
+def advertisement_count(responses: list[rules.MdnsResponse]) -> int:
+    """Responses carrying a ``_hap._tcp`` TXT record with a non-zero TTL (what truth ``advertisements`` lists)."""
+    return sum(
+        1
+        for response in responses
+        if any(
+            isinstance(record, zeroconf.DNSText) and record.name.endswith("._hap._tcp.local.") and record.ttl > 0
+            for record in response.message.answers()
+        )
+    )
 
 
 def tcp_conversations(capture: Path) -> int:
@@ -232,44 +255,59 @@ def session_keys(connection: dict[str, Any], keys: dict[str, dict[str, bytes]]) 
     return keys["CONTROL_WRITE_KEY"][controller_public], keys["CONTROL_READ_KEY"][controller_public]
 
 
-def decrypt_frames(stream: bytes, key: bytes, where: str) -> bytes:
-    cipher = ChaCha20Poly1305(key)
-    plaintext = bytearray()
-    offset = counter = 0
-    while offset < len(stream):
-        require(offset + 2 <= len(stream), f"{where}: frame header cut off at byte {offset}")
-        (length,) = struct.unpack_from("<H", stream, offset)
-        require(0 < length <= MAX_FRAME_PLAINTEXT, f"{where}: frame {counter} claims {length} bytes")
-        end = offset + 2 + length + TAG_BYTES
-        require(end <= len(stream), f"{where}: frame {counter} cut off")
-        plaintext += cipher.decrypt(nonce(counter), stream[offset + 2 : end], stream[offset : offset + 2])
-        offset, counter = end, counter + 1
-    return bytes(plaintext)
+def endpoint(address: str, port: str) -> str:
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
 
 
-def check_connection_bytes(connection: dict[str, Any], sent: dict[str, bytes], keys: dict[str, dict[str, bytes]]) -> int:
-    """Compare one connection's captured streams with its truth messages; returns the directions decrypted."""
-    decrypted_directions = 0
+def segment_times(capture: Path) -> dict[tuple[str, str], list[tuple[int, int, float]]]:
+    """Per (sender, receiver), every TCP segment with payload: (stream offset, length, capture time)."""
+    names = ("frame.time_epoch", "ip.src", "ipv6.src", "tcp.srcport", "ip.dst", "ipv6.dst", "tcp.dstport", "tcp.seq", "tcp.len")
+    fields = ["-T", "fields"] + [argument for name in names for argument in ("-e", name)]
+    segments: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
+    for line in tshark(capture, "-Y", "tcp.len > 0", *fields).splitlines():
+        time, src4, src6, sport, dst4, dst6, dport, seq, length = line.split("\t")
+        key = (endpoint(src4 or src6, sport), endpoint(dst4 or dst6, dport))
+        # tshark numbers sequence numbers relative to the SYN (0), so the first payload byte is 1.
+        segments.setdefault(key, []).append((int(seq) - 1, int(length), float(time)))
+    return segments
+
+
+def time_of(segments: list[tuple[int, int, float]], end: int) -> float:
+    """When the last byte before stream offset ``end`` was first on the wire."""
+    times = [time for start, length, time in segments if start <= end - 1 < start + length]
+    require(bool(times), f"no captured segment carries stream offset {end - 1}")
+    return min(times)
+
+
+def trace_connection(
+    connection: dict[str, Any],
+    sent: dict[str, bytes],
+    keys: dict[str, dict[str, bytes]],
+    segments: dict[tuple[str, str], list[tuple[int, int, float]]],
+) -> tuple[rules.TracedConnection, list[rules.Finding], int]:
+    """One connection's messages found in its captured streams and timed; its frame faults as findings."""
     control = session_keys(connection, keys)
-    for direction, sender in ((CONTROLLER_TO_ACCESSORY, connection["client"]), (ACCESSORY_TO_CONTROLLER, connection["server"])):
-        where = f"{connection['client']} {direction}"
-        messages = [m for m in connection["messages"] if m["direction"] == direction]
-        plain = b"".join(base64.b64decode(m["data"]) for m in messages if not m["encrypted"])
-        secret = b"".join(base64.b64decode(m["data"]) for m in messages if m["encrypted"])
-        flags = [m["encrypted"] for m in messages]
-        require(flags == sorted(flags), f"{where}: a plaintext message follows an encrypted one")
-        stream = sent.get(sender, b"")
-        require(stream[: len(plain)] == plain, f"{where}: the captured plaintext differs from the truth messages")
-        rest = stream[len(plain) :]
-        if not secret:
-            require(not rest, f"{where}: {len(rest)} captured bytes beyond the truth messages")
-            continue
-        require(control is not None, f"{where}: encrypted messages but no control keys in the key log")
-        key = control[0] if direction == CONTROLLER_TO_ACCESSORY else control[1]
-        decrypted = decrypt_frames(rest, key, where)
-        require(decrypted == secret, f"{where}: decrypted frames differ from the truth messages")
-        decrypted_directions += 1
-    return decrypted_directions
+    timed: dict[int, rules.TimedMessage] = {}
+    findings: list[rules.Finding] = []
+    decrypted_directions = 0
+    client, server = connection["client"], connection["server"]
+    for direction, sender, receiver in ((CONTROLLER_TO_ACCESSORY, client, server), (ACCESSORY_TO_CONTROLLER, server, client)):
+        indices = [index for index, m in enumerate(connection["messages"]) if m["direction"] == direction]
+        messages = [
+            (connection["messages"][index]["encrypted"], base64.b64decode(connection["messages"][index]["data"]))
+            for index in indices
+        ]
+        key = None if control is None else control[0 if direction == CONTROLLER_TO_ACCESSORY else 1]
+        try:
+            walked = frames.walk(messages, sent.get(sender, b""), key)
+        except frames.FrameError as error:
+            raise VerificationError(f"{client} {direction}: {error}") from error
+        decrypted_directions += any(encrypted for encrypted, _ in messages)
+        findings += [rules.Finding(a.rule, client, f"{direction}: {a.detail}") for a in walked.anomalies]
+        for index, (encrypted, data), end in zip(indices, messages, walked.ends):
+            timed[index] = rules.TimedMessage(direction, encrypted, data, time_of(segments.get((sender, receiver), []), end))
+    traced = rules.TracedConnection(client, [timed[index] for index in range(len(connection["messages"]))])
+    return traced, findings, decrypted_directions
 
 
 def check_pair_setup_keys(truth: dict[str, Any], keys: dict[str, dict[str, bytes]]) -> int:
@@ -288,9 +326,22 @@ def check_pair_setup_keys(truth: dict[str, Any], keys: dict[str, dict[str, bytes
                 require(srp_key is not None, f"{connection['client']}: no PAIR_SETUP_SESSION_KEY for an M3")
                 session_key = hkdf(srp_key, b"Pair-Setup-Encrypt-Salt", b"Pair-Setup-Encrypt-Info")
             elif state in (5, 6) and 0x05 in items and session_key is not None:
-                ChaCha20Poly1305(session_key).decrypt(padded_nonce(f"PS-Msg0{state}".encode()), items[0x05], b"")
+                try:
+                    ChaCha20Poly1305(session_key).decrypt(padded_nonce(f"PS-Msg0{state}".encode()), items[0x05], b"")
+                except InvalidTag as error:
+                    raise VerificationError(f"{connection['client']}: M{state} does not open with its SRP key") from error
                 opened += 1
     return opened
+
+
+def compare_findings(truth: dict[str, Any], findings: list[rules.Finding]) -> None:
+    declared = {(m["rule"], m["connection"]) for m in truth["misbehaviours"]}
+    found = {(f.rule, f.connection) for f in findings}
+    unexpected = found - declared
+    missing = sorted(declared - found, key=str)
+    details = [f"{f.rule} on {f.connection}: {f.detail}" for f in findings if (f.rule, f.connection) in unexpected]
+    require(not unexpected, f"the rule check finds undeclared misbehaviour: {'; '.join(details)}")
+    require(not missing, f"declared misbehaviours the rule check does not find: {missing}")
 
 
 def verify_scenario(directory: Path, name: str) -> str:
@@ -304,7 +355,8 @@ def verify_scenario(directory: Path, name: str) -> str:
     keys = read_key_log(directory / f"{name}.keylog")
     check_key_log_consistency(keys)
     check_long_term_keys(truth, keys)
-    advertisements = captured_advertisements(capture, truth["accessories"][0]["deviceId"])
+    mdns = mdns_responses(capture, truth["accessories"][0]["address"])
+    advertisements = advertisement_count(mdns)
     require(
         advertisements == len(truth["advertisements"]),
         f"the capture has {advertisements} mDNS responses with the TXT record, truth lists {len(truth['advertisements'])}",
@@ -315,18 +367,28 @@ def verify_scenario(directory: Path, name: str) -> str:
         f"tshark finds {conversations} TCP conversations, truth lists {len(truth['connections'])}",
     )
     streams = tcp_streams(capture, conversations)
+    segments = segment_times(capture)
     encrypted_directions = 0
+    traced: list[rules.TracedConnection] = []
+    findings: list[rules.Finding] = []
     for connection in truth["connections"]:
         endpoints = (connection["client"], connection["server"])
         sent = streams.get(endpoints) or streams.get(endpoints[::-1])
         require(sent is not None, f"no TCP stream {endpoints[0]} <-> {endpoints[1]} in the capture")
-        encrypted_directions += check_connection_bytes(connection, sent, keys)
+        connection_trace, frame_findings, decrypted = trace_connection(connection, sent, keys, segments)
+        traced.append(connection_trace)
+        findings += frame_findings
+        encrypted_directions += decrypted
     opened = check_pair_setup_keys(truth, keys)
+    findings += rules.check(truth, keys, traced, mdns)
+    compare_findings(truth, findings)
     messages = sum(len(c["messages"]) for c in truth["connections"])
+    found = sorted({f.rule for f in findings})
     return (
         f"{name}: {truth['linkType']}, {advertisements} advertisements, {conversations} connections, "
         f"{messages} messages match the capture, "
-        f"{encrypted_directions} encrypted directions decrypted, {opened} M5/M6 opened with the SRP key"
+        f"{encrypted_directions} encrypted directions decrypted, {opened} M5/M6 opened with the SRP key, "
+        f"rule check: {', '.join(found) if found else 'nothing found'}"
     )
 
 

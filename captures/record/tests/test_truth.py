@@ -66,6 +66,22 @@ class PairingEntriesTests(unittest.TestCase):
         self.assertEqual((entry["kind"], entry["outcome"], entry["error"]), ("list-pairings", "error", 2))
         self.assertEqual(entry["note"], "list as a regular user; M2 Error=Authentication")
 
+    def test_a_pair_setup_abandoned_after_m4_is_an_error_without_a_code(self):
+        m1 = bytes([0x06, 0x01, 0x01, 0x00, 0x01, 0x00])
+        m3 = bytes([0x06, 0x01, 0x03, 0x03, 0x01, 0x00, 0x04, 0x01, 0x00])
+        records = [
+            request(1.0, "/pair-setup", m1),
+            response(1.1, bytes([0x06, 0x01, 0x02])),
+            request(1.2, "/pair-setup", m3),
+            response(1.3, bytes([0x06, 0x01, 0x04, 0x04, 0x01, 0x00])),
+            request(1.4, "/pair-setup", m1),
+            response(1.5, bytes([0x06, 0x01, 0x02])),
+        ]
+        first, second = self.entries(records)
+        self.assertEqual((first["outcome"], first["error"]), ("error", None))
+        self.assertIn("stopped after M4, then a new exchange followed", first["note"])
+        self.assertIn("stopped after M2, then the connection closed", second["note"])
+
     def test_a_pair_setup_cut_off_by_the_connection_is_an_error(self):
         records = [
             request(1.0, "/pair-setup", bytes([0x06, 0x01, 0x01, 0x00, 0x01, 0x00])),
