@@ -65,3 +65,14 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// One unfragmented item, written by hand so tests of decoding do not lean on the encoder.
+func tlv(_ type: TLV8Type, _ value: [UInt8]) -> [UInt8] {
+    precondition(value.count <= 255, "tlv(_:_:) writes single fragments only")
+    return [type.rawValue, UInt8(value.count)] + value
+}
+
+/// Decodes `bytes` leniently as the body of a pairing message.
+func body(_ bytes: [UInt8]) -> TLV8Body {
+    decodeLeniently(bytes)
+}
