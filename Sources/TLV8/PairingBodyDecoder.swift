@@ -14,31 +14,30 @@ struct PairingItemRule {
 }
 
 /// The items of one message, or one list entry, matched to the rules of that message.
+///
+/// A message names at most a handful of types, so a linear search beats hashing here.
 struct PairingItems {
-    /// The first item of each type a rule names.
-    private var matched: [TLV8Type: TLV8Item] = [:]
-    /// The types whose item has a length its role admits; only those are read as values.
-    private var wellFormed: Set<TLV8Type> = []
+    /// The first item of each type a rule names, and whether its length fits the role.
+    private var matched: [(item: TLV8Item, fits: Bool)] = []
 
     /// The item of `type`, whatever its length.
     subscript(type: TLV8Type) -> TLV8Item? {
-        matched[type]
+        matched.first { $0.item.type == type }?.item
     }
 
     /// The value of `type`, whatever its length: the audit wants to see a 31-byte key too.
     func bytes(_ type: TLV8Type) -> [UInt8]? {
-        matched[type]?.value
+        self[type]?.value
     }
 
     /// The value of `type` as a little-endian integer, when its length fits the role.
     func integer(_ type: TLV8Type) -> UInt64? {
-        guard wellFormed.contains(type) else { return nil }
-        return matched[type]?.littleEndianInteger()
+        guard let match = matched.first(where: { $0.item.type == type }), match.fits else { return nil }
+        return match.item.littleEndianInteger()
     }
 
-    fileprivate mutating func record(_ item: TLV8Item, isWellFormed: Bool) {
-        matched[item.type] = item
-        if isWellFormed { wellFormed.insert(item.type) }
+    fileprivate mutating func record(_ item: TLV8Item, fits: Bool) {
+        matched.append((item, fits))
     }
 }
 
@@ -113,7 +112,7 @@ struct PairingBodyDecoder {
             if !fits {
                 note(.wrongLength(item.type, length: item.value.count, expected: rule.length), at: item.offset)
             }
-            matched.record(item, isWellFormed: fits)
+            matched.record(item, fits: fits)
         }
         for rule in rules where rule.isRequired && matched[rule.type] == nil {
             note(.missingItem(rule.type), at: entryOffset ?? body.offset)

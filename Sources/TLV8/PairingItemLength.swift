@@ -20,10 +20,11 @@ public enum PairingItemLength: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    // HAP §5 lengths, as HomeKitADK checks them.
+    // HAP: pairing TLV lengths (PROTOCOL §1.2), as HomeKitADK checks them.
     static let integer = PairingItemLength.exactly(1)
-    /// Flags: up to 32 bits, minimal little-endian, empty when no flag is set.
-    static let flags = PairingItemLength.within(0 ... 4)
+    /// Flags: up to 32 bits, minimal little-endian. HomeKitADK leaves Flags out when no flag
+    /// is set (it would read an empty item as 0).
+    static let flags = PairingItemLength.within(1 ... 4)
     static let retryDelay = PairingItemLength.within(1 ... 8)
     /// SRP A or B: up to the 3072-bit group size; senders may strip leading zero bytes.
     static let srpPublicKey = PairingItemLength.within(1 ... 384)

@@ -80,8 +80,7 @@ public struct TLV8Writer: Sendable {
     }
 
     /// Appends an unsigned integer item, little-endian in as few bytes as hold it (HAP: TLV8
-    /// integers) but at least `minimumByteCount`: 1 for State, Method, Error and Permissions;
-    /// 0 for Flags, which HomeKitADK sends empty when no flag is set.
+    /// integers) but at least `minimumByteCount` (0 writes an empty item for 0).
     public mutating func append(_ type: TLV8Type, integer: UInt64, minimumByteCount: Int = 1) {
         let significantBytes = (64 - integer.leadingZeroBitCount + 7) / 8
         let count = min(max(significantBytes, minimumByteCount), 8)

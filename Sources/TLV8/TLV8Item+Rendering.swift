@@ -16,7 +16,7 @@ extension TLV8Item {
             PairingErrorCode(rawValue: value[0]).description
         case .permissions where value.count == 1:
             PairingPermissions(rawValue: value[0]).description
-        case .flags where value.count <= 4:
+        case .flags where (1 ... 4).contains(value.count):
             PairingFlags(rawValue: UInt32(littleEndianInteger() ?? 0)).description
         case .retryDelay where (1 ... 8).contains(value.count):
             "\(littleEndianInteger() ?? 0) s"

@@ -78,8 +78,8 @@ public struct TLV8Reader: ~Escapable {
             try sink.report(TLV8Diagnostic(.repeatedType(type), offset: baseOffset + start))
         }
 
-        // Each pass reads one fragment at `fragmentStart`; only the first may be short of a
-        // header without a continuation being in doubt, so both share one path.
+        // One pass per fragment: the first, then each continuation, which is an item of the
+        // same type right after it.
         var fragmentStart = start
         var fragmentLength = 0
         var valueLength = 0

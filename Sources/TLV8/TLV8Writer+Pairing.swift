@@ -16,9 +16,9 @@ extension TLV8Writer {
         append(.method, byte: method?.rawValue)
     }
 
-    /// HomeKitADK sends Flags in as few bytes as hold them: none when no flag is set.
+    /// HomeKitADK sends Flags in as few bytes as hold them (`HAPPairingGetNumBytes`).
     mutating func append(_ flags: PairingFlags?) {
-        if let flags { append(.flags, integer: UInt64(flags.rawValue), minimumByteCount: 0) }
+        if let flags { append(.flags, integer: UInt64(flags.rawValue)) }
     }
 
     mutating func append(_ identifier: PairingIdentifier?) {

@@ -28,6 +28,7 @@ import Testing
             .m1(.init(method: .pairSetupWithAuth, flags: [.transient, .split])),
             .m2(.init(publicKey: ramp(384), salt: ramp(16), flags: .split)),
             .m2(.init(publicKey: ramp(383, from: 1), salt: ramp(16))),
+            .m2(.init(publicKey: ramp(384), salt: ramp(16), flags: [])),
             .m3(.init(publicKey: ramp(384, from: 9), proof: ramp(64))),
             .m4(.init(proof: ramp(64))),
             .m4(.init(proof: ramp(64), encryptedData: ramp(1_200))),
@@ -131,7 +132,7 @@ import Testing
         let oversizedFlags = Self.decode(hex("06 01 01  00 01 00  13 05 10 00 00 00 01"))
         #expect(oversizedFlags.content == .m1(.init(method: .pairSetup, flags: nil)))
         #expect(oversizedFlags.diagnostics == [
-            PairingDiagnostic(.wrongLength(.flags, length: 5, expected: .within(0 ... 4)), offset: 6),
+            PairingDiagnostic(.wrongLength(.flags, length: 5, expected: .within(1 ... 4)), offset: 6),
         ])
     }
 

@@ -54,8 +54,8 @@ import Testing
         writer.append(.state, integer: 2)
         writer.append(.retryDelay, integer: 0x0102)
         writer.append(.method, integer: 0)
-        writer.append(.flags, integer: 0x10, minimumByteCount: 0)
-        writer.append(.flags, integer: 0x0100_0010, minimumByteCount: 0)
+        writer.append(.flags, integer: 0x10)
+        writer.append(.flags, integer: 0x0100_0010)
         writer.append(.flags, integer: 0, minimumByteCount: 0)
         writer.append(.sessionID, integer: .max)
         // PROTOCOL §1.5: Transient alone is `13 01 10`, Transient|Split `13 04 10 00 00 01`.

@@ -30,7 +30,8 @@ import Testing
         ])
     }
 
-    @Test func emptyFlagsMeanNoFlagSet() {
-        #expect(Self.rendered(tlv(.flags, [])) == ["flags=none (0x00000000)"])
+    @Test func flagsWithNoBitSetSayNone() {
+        #expect(Self.rendered(tlv(.flags, [0])) == ["flags=none (0x00000000)"])
+        #expect(Self.rendered(tlv(.flags, [])) == ["flags=0 bytes"])
     }
 }

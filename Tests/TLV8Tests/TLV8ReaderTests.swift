@@ -130,6 +130,14 @@ import WireParsing
         #expect(error?.offset == 5)
     }
 
+    @Test func onlyAFull255ByteFragmentMayBeContinued() {
+        let bytes = [0x09, 0xFE] + ramp(254) + [0x09, 0x01, 0xAA]
+        #expect(decodeLeniently(bytes).diagnostics == [
+            TLV8Diagnostic(.continuationAfterShortFragment(type: .certificate, previousLength: 254), offset: 256),
+        ])
+        #expect(strictError(bytes)?.offset == 256)
+    }
+
     @Test func anEmptyContinuationIsNotedAndDecodingGoesOn() {
         let bytes = [0x03, 0xFF] + ramp(255) + hex("03 00  06 01 02")
         let body = decodeLeniently(bytes)
