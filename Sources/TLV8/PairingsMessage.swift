@@ -12,9 +12,11 @@ public enum PairingsMessage: Sendable, Hashable {
 
     /// HAP: Add Pairing M1 — add a controller, or change its permissions.
     public struct AddPairingM1: Sendable, Hashable {
+        /// The pairing ID of the controller to add.
         public var identifier: PairingIdentifier?
         /// The controller's 32-byte Ed25519 long-term public key.
         public var publicKey: [UInt8]?
+        /// What the controller may do once added.
         public var permissions: PairingPermissions?
 
         public init(identifier: PairingIdentifier?, publicKey: [UInt8]?, permissions: PairingPermissions?) {
@@ -26,6 +28,7 @@ public enum PairingsMessage: Sendable, Hashable {
 
     /// HAP: Remove Pairing M1 — remove a controller.
     public struct RemovePairingM1: Sendable, Hashable {
+        /// The pairing ID of the controller to remove.
         public var identifier: PairingIdentifier?
 
         public init(identifier: PairingIdentifier?) {
@@ -44,6 +47,7 @@ public enum PairingsMessage: Sendable, Hashable {
 
     /// One controller in a List Pairings response.
     public struct PairingEntry: Sendable, Hashable {
+        /// The controller's pairing ID, exactly as stored (iOS 16 compares it case-sensitively).
         public var identifier: PairingIdentifier?
         /// The controller's 32-byte Ed25519 long-term public key.
         public var publicKey: [UInt8]?

@@ -7,9 +7,9 @@ extension DecodeError.Layer {
 
 /// The type byte of a TLV8 item.
 ///
-/// Any byte is a valid type on the wire. The named constants are the pairing types of
-/// HAP pairing protocol (HomeKitADK `HAPPairingTLVType`); the codec treats every other value alike,
-/// and the pairing messages report the ones they do not know.
+/// Any byte is a valid type on the wire. The named constants are the types of HAP's pairing
+/// protocol (HomeKitADK `HAPPairingTLVType`); the codec treats every value alike, and the
+/// pairing messages report the ones they do not know.
 public struct TLV8Type: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt8
 
