@@ -1,1 +1,0 @@
-// TLV8: placeholder until the module lands.
