@@ -1,5 +1,6 @@
-import HTTP1
 import HAPJSON
+import HTTP1
+import TCPReassembly
 
 /// What the user asked the analysis to use and to bound.
 public struct AnalysisConfiguration: Sendable {
@@ -22,8 +23,11 @@ public struct AnalysisConfiguration: Sendable {
 /// Bounds on everything wire data can make hapscope hold, with safe defaults. Each is settable
 /// from the command line (`--limit NAME=VALUE`) and reported when reached.
 public struct AnalysisLimits: Sendable {
+    public var tcp = TCPReassemblyLimits()
     public var http = HTTPLimits()
     public var json = JSONLimits()
     /// The largest HAP frame hapscope buffers (HAP allows 1024; larger ones are decoded and flagged).
     public var maximumFrameLength = 65535
+
+    public init() {}
 }

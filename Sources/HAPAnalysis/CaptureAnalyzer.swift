@@ -73,7 +73,12 @@ public final class CaptureAnalyzer {
         decoder.finish()
         reassembler.finish()
         let statistics = reassembler.statistics
-        for (name, count) in statistics.limitsReached where count > 0 {
+        for (name, count) in [
+            ("tcp.connections", statistics.connectionLimitHits),
+            ("tcp.buffered-bytes-per-direction", statistics.bufferedBytesPerDirectionLimitHits),
+            ("tcp.buffered-bytes", statistics.bufferedBytesLimitHits),
+            ("tcp.out-of-order-segments", statistics.outOfOrderSegmentsLimitHits),
+        ] where count > 0 {
             context.summary.limitsReached[name, default: 0] += count
         }
         context.emit(.inputEnded(context.summary), nil)

@@ -50,7 +50,7 @@ final class ConnectionTracker: TCPStreamDelegate {
     private func recognise(_ connection: TCPConnection, direction: TCPDirection, bytes: UnsafeRawBufferPointer) -> (TCPDirection, ConnectionEvent.Recognition)? {
         let sender = connection.source(of: direction)
         let receiver = connection.source(of: direction.reversed)
-        if let target = Self.requestTarget(bytes), let parsed = HAPRequestTarget(target), parsed.endpoint != .unknown {
+        if let target = Self.requestTarget(bytes), HAPRequestTarget(target).endpoint != .unknown {
             return (direction, .hapRequest)
         }
         let advertised = context.discovery.deviceIDs

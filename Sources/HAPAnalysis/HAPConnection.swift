@@ -33,6 +33,9 @@ final class HAPConnection {
         /// Offset of the next TCP byte of this direction.
         var tcpOffset = 0
         var isEncrypted = false
+        /// The stream offset at which this direction's frames begin, when encryption started in
+        /// the middle of a piece being parsed.
+        var encryptionStartOffset: Int?
         var decryptor: HAPFrameDecryptor?
         var scanner: FrameScanner?
         var frames = FrameStatistics()
@@ -81,21 +84,19 @@ final class HAPConnection {
             return
         }
         side.marks.mark(chunkStart, packet)
-        var switchedAt: Int?
         var parser = side.parser
         feed(&parser, side: side, packet: packet, encrypted: false) { parser, handle in
             try parser.feed(bytes) { event in
-                if switchedAt == nil { _ = handle(event) }
+                if side.encryptionStartOffset == nil { _ = handle(event) }
             }
-        } messageEnd: { end in
-            if side.isEncrypted, switchedAt == nil { switchedAt = end }
         }
-        guard let switchedAt else {
+        guard let switchedAt = side.encryptionStartOffset else {
             side.parser = parser
             side.marks.forget(before: parser.streamOffset)
             return
         }
         // Encryption began inside this piece: what follows the pair-verify M4 is frames.
+        side.encryptionStartOffset = nil
         let consumed = min(max(switchedAt - chunkStart, 0), bytes.count)
         if consumed < bytes.count {
             receiveEncrypted(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), side: side, packet: packet)
@@ -106,14 +107,12 @@ final class HAPConnection {
     /// as the parser documents: report, then `resume` until it returns.
     private func feed(
         _ parser: inout HTTPStreamParser, side: DirectionState, packet: PacketInfo, encrypted: Bool,
-        _ body: (inout HTTPStreamParser, (HTTPStreamEvent) -> Bool) throws(DecodeError) -> Void,
-        messageEnd: (Int) -> Void = { _ in }
+        _ body: (inout HTTPStreamParser, (HTTPStreamEvent) -> Bool) throws -> Void
     ) {
         let handle: (HTTPStreamEvent) -> Bool = { event in
             switch event {
             case .message(let message):
                 self.handleMessage(message, side: side, encrypted: encrypted && !side.parsingStrayPlaintext, packet: packet)
-                messageEnd(message.endOffset)
                 return true
             case .discarded(let discarded):
                 self.reportDiscarded(discarded, side: side, packet: packet)
@@ -123,14 +122,14 @@ final class HAPConnection {
         do {
             try body(&parser, handle)
         } catch {
-            reportHTTPError(error, side: side, packet: packet)
+            reportHTTPError("\(error)", side: side, packet: packet)
             // Each resume parses held bytes onward, so this ends; the bound guards against a parser bug.
             for _ in 0..<1024 {
                 do {
                     try parser.resume { _ = handle($0) }
                     break
                 } catch {
-                    reportHTTPError(error, side: side, packet: packet)
+                    reportHTTPError(error.description, side: side, packet: packet)
                 }
             }
         }
@@ -379,7 +378,10 @@ final class HAPConnection {
         guard !message.body.isEmpty else { return }
         let start = pairing.handle(procedure, direction: direction, message: message, packet: packet, connection: info, context: context)
         if let id = pairing.accessoryID, deviceID == nil { deviceID = id }
-        if let start, !encryptionStarted { startSession(start, packet: packet) }
+        if let start, !encryptionStarted {
+            startSession(start, packet: packet)
+            side(direction).encryptionStartOffset = message.endOffset
+        }
     }
 
     // MARK: The accessory database and characteristics
@@ -455,7 +457,7 @@ final class HAPConnection {
             "\(info) \(side.direction): \(discarded.range.count) bytes at stream offset \(discarded.range.lowerBound) skipped (\(discarded.reason))")), packet)
     }
 
-    private func reportHTTPError(_ error: DecodeError, side: DirectionState, packet: PacketInfo) {
+    private func reportHTTPError(_ error: String, side: DirectionState, packet: PacketInfo) {
         context.emit(.problem(CaptureProblem(.undecodableHTTP, "\(info) \(side.direction): \(error)")), packet)
     }
 
@@ -494,6 +496,7 @@ final class HAPConnection {
         case .idleTimeout: "idle timeout"
         case .evicted: "dropped at the connection limit"
         case .captureEnded: "open at the end of the capture"
+        case .portReused: "superseded by a new connection on the same ports"
         }
     }
 

@@ -156,8 +156,10 @@ struct PairingTracker {
             checkControllerProof(context: context)
         case .m4(let m4):
             checkAccessoryProof(m4.proof)
-            exchange?.outcome = isTransient ? .succeeded : nil
-            if isTransient { return (nil, transientSessionStart()) }
+            if isTransient {
+                exchange?.outcome = .succeeded
+                return (nil, transientSessionStart())
+            }
         case .m5(let m5):
             return (openSetupSubTLV(m5.encryptedData, .pairSetupM5, context: context), nil)
         case .m6(let m6):
