@@ -50,7 +50,8 @@ public struct TLV8Body: Sendable, Hashable {
     }
 
     /// The list entries: the items between separators, separators left out. A body without
-    /// separators is one entry; a separator at either end or two in a row make an empty entry.
+    /// separators is one entry; a separator at either end makes an empty entry. (Two adjacent
+    /// separators are one fragmented item, which the decode notes.)
     public var entries: [ArraySlice<TLV8Item>] {
         items.split(omittingEmptySubsequences: false) { $0.type == .separator }
     }
