@@ -78,7 +78,7 @@ let package = Package(
         // Tests mirror the modules.
         tests("WireParsingTests", ["WireParsing"]),
         tests("HAPCatalogTests", ["HAPCatalog"]),
-        tests("TLV8Tests", ["TLV8", "WireParsing"]),
+        tests("TLV8Tests", ["TLV8", "WireParsing"], fixtures: ["Fixtures"]),
         tests("HTTP1Tests", ["HTTP1", "WireParsing"]),
         tests("DNSTests", ["DNS", "WireParsing"]),
         tests("HAPJSONTests", ["HAPJSON", "WireParsing", "HAPCatalog"], fixtures: ["Fixtures"]),
