@@ -92,3 +92,26 @@ public final class CaptureAnalyzer {
         reassembler.expireIdleConnections(at: now)
     }
 }
+
+extension CaptureAnalyzer {
+    /// Analyses every packet of `reader`'s files, then finishes. A damaged file is reported and
+    /// reading goes on with the next one; `progress` is called every few thousand packets.
+    public func analyze(_ reader: CaptureFileReader, progress: ((CaptureProgress, Int) -> Void)? = nil) {
+        var fileIndex = -1
+        while true {
+            do {
+                guard let packet = try reader.next() else { break }
+                if packet.fileIndex != fileIndex {
+                    fileIndex = packet.fileIndex
+                    inputOpened(name: reader.files[fileIndex], linkType: packet.linkType)
+                }
+                process(packet)
+                if let progress, reader.packetsRead % 4096 == 0 { progress(reader.progress, reader.packetsRead) }
+            } catch {
+                inputProblem(error.description)
+                guard case .damagedFile = error else { break }
+            }
+        }
+        finish()
+    }
+}

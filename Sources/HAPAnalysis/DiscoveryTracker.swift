@@ -16,6 +16,8 @@ public struct AdvertisementEvent: Sendable {
     public let isFirstSighting: Bool
     /// Whether the advertised `sh` matches the setup ID the user gave; nil when either is missing.
     public let setupHashMatches: Bool?
+    /// Problems of the mDNS message that concern this service (e.g. an SRV target with no address).
+    public let messageDiagnostics: [DiscoveryDiagnostic]
 
     public var isHAP: Bool { service.hap != nil }
     public var isMatter: Bool { service.matter != nil }
@@ -73,7 +75,7 @@ struct DiscoveryTracker {
             emit(.mdnsQuery(DiscoveryQueryEvent(sender: datagram.source, queries: browsing)))
         }
         for service in discovery.services where service.hap != nil || service.matter != nil {
-            emit(.advertisement(record(service, from: datagram.source, isResponse: discovery.isResponse)))
+            emit(.advertisement(record(service, from: datagram.source, isResponse: discovery.isResponse, diagnostics: discovery.diagnostics)))
         }
     }
 
@@ -82,7 +84,9 @@ struct DiscoveryTracker {
         return ["_hap", "_matter", "_matterc", "_matterd"].contains(type.service)
     }
 
-    private mutating func record(_ service: ServiceAdvertisement, from sender: Endpoint, isResponse: Bool) -> AdvertisementEvent {
+    private mutating func record(
+        _ service: ServiceAdvertisement, from sender: Endpoint, isResponse: Bool, diagnostics: [DiscoveryDiagnostic]
+    ) -> AdvertisementEvent {
         let key = service.name.escapedText.lowercased()
         let txt = Self.pairs(service.txt)
         let previous = lastTXT[key]
@@ -103,7 +107,8 @@ struct DiscoveryTracker {
         }
         return AdvertisementEvent(
             sender: sender, service: service, isResponse: isResponse, changes: changes,
-            isFirstSighting: previous == nil, setupHashMatches: setupHashMatches)
+            isFirstSighting: previous == nil, setupHashMatches: setupHashMatches,
+            messageDiagnostics: diagnostics.filter { $0.concerns(service) })
     }
 
     private mutating func rememberEndpoints(of service: ServiceAdvertisement, hap: HAPServiceTXT, sender: Endpoint) {
@@ -131,6 +136,16 @@ extension IPAddress {
         switch address {
         case .v4(let value): self = .v4(value)
         case .v6(let high, let low): self = .v6(high: high, low: low)
+        }
+    }
+}
+
+extension DiscoveryDiagnostic {
+    /// Whether the diagnostic is about `service` rather than about another part of the message.
+    func concerns(_ service: ServiceAdvertisement) -> Bool {
+        switch kind {
+        case .targetWithoutAddress(let instance, _): instance == service.name
+        default: true
         }
     }
 }
