@@ -87,8 +87,11 @@ let package = Package(
         tests("PacketsTests", ["Packets"]),
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
         tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing"]),
-        tests("AuditTests", ["Audit", "HAPAnalysis"]),
+        tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON"]),
         tests("ReportsTests", ["Reports", "HAPAnalysis"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
+        tests("hapbenchTests", ["hapbench", "HAPJSON"]),
+        // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).
+        tests("HostileInputTests", ["HAPAnalysis", "Capture", "Packets", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCrypto", "TCPReassembly", "WireParsing"]),
     ]
 )

@@ -1,0 +1,1 @@
+print("hapbench: benchmarks land with the benchmark suite")
