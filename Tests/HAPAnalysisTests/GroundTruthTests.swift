@@ -1,0 +1,94 @@
+import Testing
+@testable import HAPAnalysis
+
+/// hapscope's decode of each recorded capture against what the two peers themselves sent
+/// (HAP-python and aiohomekit, instrumented while recording; captures/README.md).
+@Suite struct GroundTruthTests {
+    @Test(arguments: RecordedCapture.clean)
+    func everyHTTPMessageOfEverySessionIsRecoveredByteForByte(capture: String) throws {
+        let recorded = try RecordedCapture(capture)
+        let truth = recorded.truthMessages
+        let decoded = recorded.decodedMessages
+        #expect(Set(decoded.keys) == Set(truth.keys), "connections")
+        for (client, directions) in truth {
+            for (direction, messages) in directions {
+                let ours = decoded[client]?[direction] ?? []
+                #expect(ours.count == messages.count, "\(client) \(direction): \(ours.count) messages decoded, \(messages.count) sent")
+                for (index, (mine, theirs)) in zip(ours, messages).enumerated() where mine != theirs {
+                    Issue.record("\(client) \(direction) message \(index) differs: \(String(decoding: mine.prefix(60), as: UTF8.self))")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: RecordedCapture.clean)
+    func aCleanCaptureRaisesNoProblem(capture: String) throws {
+        let recorded = try RecordedCapture(capture)
+        let problems = recorded.events { kind -> String? in
+            switch kind {
+            case .problem(let problem) where problem.kind != .streamGap: problem.description
+            case .sessionProblem(let problem): problem.message
+            default: nil
+            }
+        }
+        #expect(problems == [])
+    }
+}
+
+@Suite struct SessionKeyTests {
+    @Test func theCorpusComparisonCoversEncryptedTraffic() throws {
+        let recorded = try RecordedCapture("bridge")
+        let encrypted = recorded.events { kind -> Bool? in
+            if case .httpMessage(let http) = kind { return http.encrypted }
+            return nil
+        }
+        #expect(encrypted.filter { $0 }.count >= 25)
+        #expect(encrypted.filter { !$0 }.count >= 10)
+    }
+
+    @Test func withoutAKeyLogEncryptedSessionsAreCountedAndExplained() throws {
+        let recorded = try RecordedCapture("bridge", withKeys: false)
+        let starts = recorded.events { kind -> SessionStartEvent? in
+            if case .sessionStarted(let start) = kind { return start }
+            return nil
+        }
+        #expect(starts.count == 1)
+        #expect(starts.first?.decryptable.isEmpty == true)
+        #expect(starts.first?.reason?.hasPrefix("no key-log entry for this pair-verify") == true)
+        let summaries = recorded.events { kind -> ConnectionSummary? in
+            if case .connectionClosed(let summary) = kind, summary.encrypted { return summary }
+            return nil
+        }
+        #expect(summaries.first?.frames[.accessoryToController]?.frames ?? 0 > 10)
+        #expect(summaries.first?.decrypted.isEmpty == true)
+        // Without keys only the plaintext pair-setup (M1–M6) and pair-verify (M1–M4) are readable.
+        #expect(recorded.decodedMessages.values.flatMap(\.values).joined().count == 10)
+    }
+
+    @Test(arguments: [
+        ("PAIR_VERIFY_SHARED_SECRET", KeySource.pairVerifySharedSecret),
+        ("CONTROLLER_EPHEMERAL_SECRET", .controllerEphemeralSecret),
+        ("ACCESSORY_EPHEMERAL_SECRET", .accessoryEphemeralSecret),
+        ("CONTROL_", .controlKeys),
+    ])
+    func anyOneKindOfSecretOpensTheSession(label: String, source: KeySource) throws {
+        let recorded = try RecordedCapture("bridge", keyLogFilter: { $0.hasPrefix(label) || $0.contains("_LTPK") })
+        let start = recorded.events { kind -> SessionStartEvent? in
+            if case .sessionStarted(let start) = kind { return start }
+            return nil
+        }.first
+        #expect(start?.keySource == source)
+        #expect(start?.decryptable == [.controllerToAccessory, .accessoryToController])
+        #expect(recorded.decodedMessages == (try RecordedCapture("bridge")).decodedMessages)
+    }
+
+    @Test func aKeyThatDoesNotFitIsDiagnosedOncePerDirection() throws {
+        let recorded = try RecordedCapture("bridge", keyLogFilter: { _ in true }, corruptKeys: true)
+        let problems = recorded.events { kind -> SessionProblemEvent? in
+            if case .sessionProblem(let problem) = kind { return problem }
+            return nil
+        }
+        #expect(problems.map(\.kind) == [.keyDoesNotFit, .keyDoesNotFit])
+        #expect(Set(problems.map(\.direction)) == [.controllerToAccessory, .accessoryToController])
+    }
+}
