@@ -11,12 +11,19 @@ public struct AnalysisConfiguration: Sendable {
     /// The 4-character setup ID, to check advertised setup hashes.
     public var setupID: String?
     public var limits: AnalysisLimits
+    /// Whether session keys may appear in events (`--show-keys`). Off by default, so that no
+    /// report can print a secret by accident.
+    public var revealsSessionKeys: Bool
 
-    public init(keyLog: KeyLog = KeyLog(), setupCode: String? = nil, setupID: String? = nil, limits: AnalysisLimits = AnalysisLimits()) {
+    public init(
+        keyLog: KeyLog = KeyLog(), setupCode: String? = nil, setupID: String? = nil,
+        limits: AnalysisLimits = AnalysisLimits(), revealsSessionKeys: Bool = false
+    ) {
         self.keyLog = keyLog
         self.setupCode = setupCode
         self.setupID = setupID
         self.limits = limits
+        self.revealsSessionKeys = revealsSessionKeys
     }
 }
 

@@ -174,12 +174,16 @@ final class HAPConnection {
     private func startSession(_ start: SessionStart, packet: PacketInfo) {
         encryptionStarted = true
         var decryptable: Set<HAPDirection> = []
+        var revealed: [HAPDirection: String]?
         for side in sides {
             side.isEncrypted = true
             side.parser = HTTPStreamParser(limits: context.configuration.limits.http)
             side.marks = StreamPacketMap()
             let key = side.direction == .controllerToAccessory ? start.keys.controllerToAccessory : start.keys.accessoryToController
             if let key {
+                if context.configuration.revealsSessionKeys {
+                    revealed = (revealed ?? [:]).merging([side.direction: Hex.encode(key.secret.revealedBytes())]) { $1 }
+                }
                 let configuration = HAPFrameDecryptor.Configuration(maximumFrameLength: context.configuration.limits.maximumFrameLength)
                 side.decryptor = HAPFrameDecryptor(key: key, configuration: configuration)
                 decryptable.insert(side.direction)
@@ -192,7 +196,8 @@ final class HAPConnection {
             reason = "the key log holds only the \(decryptable.first!) key"
         }
         context.emit(.sessionStarted(SessionStartEvent(
-            connection: info, trigger: start.trigger, decryptable: decryptable, keySource: start.source, reason: reason)), packet)
+            connection: info, trigger: start.trigger, decryptable: decryptable, keySource: start.source, reason: reason,
+            revealedKeys: revealed)), packet)
     }
 
     private func receiveEncrypted(_ bytes: UnsafeRawBufferPointer, side: DirectionState, packet: PacketInfo) {

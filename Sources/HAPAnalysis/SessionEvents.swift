@@ -11,6 +11,8 @@ public struct SessionStartEvent: Sendable {
     public let keySource: KeySource?
     /// Why a direction cannot be decrypted, when it cannot, in words a user can act on.
     public let reason: String?
+    /// The session keys in hex, per direction, only when the user asked (`--show-keys`).
+    public let revealedKeys: [HAPDirection: String]?
 
     public enum Trigger: String, Sendable {
         case pairVerify = "pair-verify M4"
