@@ -1,1 +1,0 @@
-// Reports: placeholder until the module lands.
