@@ -86,7 +86,7 @@ let package = Package(
         tests("CaptureTests", ["Capture", "Packets"]),
         tests("PacketsTests", ["Packets"]),
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
-        tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8"]),
+        tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets", "TCPReassembly"]),
         tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON"]),
         tests("ReportsTests", ["Reports", "HAPAnalysis"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),

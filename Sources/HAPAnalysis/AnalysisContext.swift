@@ -13,10 +13,13 @@ final class AnalysisContext {
     /// The latest accessory database per accessory (device id, else the accessory endpoint).
     var databases: [String: AccessoryDatabase] = [:]
     var summary = InputSummary()
+    /// The decrypted-capture export, when one is being written.
+    let export: DecryptedCaptureExport?
     private let sink: (HAPEvent) -> Void
 
-    init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
+    init(configuration: AnalysisConfiguration, export: DecryptedCaptureExport?, sink: @escaping (HAPEvent) -> Void) {
         self.configuration = configuration
+        self.export = export
         self.discovery = DiscoveryTracker(setupID: configuration.setupID)
         self.sink = sink
     }

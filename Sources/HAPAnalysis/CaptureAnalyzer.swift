@@ -15,8 +15,9 @@ public final class CaptureAnalyzer {
     private var reportedLinkTypes: Set<UInt32> = []
     private var lastIdleSweep: Int64 = 0
 
-    public init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
-        context = AnalysisContext(configuration: configuration, sink: sink)
+    /// - Parameter export: writes the decrypted copy of the capture as the analysis goes.
+    public init(configuration: AnalysisConfiguration, export: DecryptedCaptureExport? = nil, sink: @escaping (HAPEvent) -> Void) {
+        context = AnalysisContext(configuration: configuration, export: export, sink: sink)
         decoder = PacketDecoder()
         tracker = ConnectionTracker(context: context)
         reassembler = TCPReassembler(limits: configuration.limits.tcp, delegate: tracker)
@@ -38,9 +39,12 @@ public final class CaptureAnalyzer {
         if context.summary.firstPacketTime == nil { context.summary.firstPacketTime = info.timestamp }
         context.summary.lastPacketTime = info.timestamp
         sweepIdleConnections(at: info.timestamp)
+        context.export?.begin(packet)
+        defer { context.export?.end() }
         do {
             switch try decoder.decode(linkType: packet.linkType, packet: packet.bytes, info: info) {
             case .tcp(let segment):
+                context.export?.observe(segment)
                 reassembler.process(segment)
             case .udp(let datagram):
                 context.summary.udpDatagrams += 1

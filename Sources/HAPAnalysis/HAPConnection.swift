@@ -171,7 +171,13 @@ final class HAPConnection {
 
     // MARK: Encrypted frames
 
-    private func startSession(_ start: SessionStart, packet: PacketInfo) {
+    private func tcpDirection(_ direction: HAPDirection) -> TCPDirection {
+        direction == .controllerToAccessory ? controllerSends : controllerSends.reversed
+    }
+
+    /// Switches both directions to frames. `switchOffsets` are the TCP stream offsets where each
+    /// direction's frames begin.
+    private func startSession(_ start: SessionStart, packet: PacketInfo, switchOffsets: [HAPDirection: Int]) {
         encryptionStarted = true
         var decryptable: Set<HAPDirection> = []
         var revealed: [HAPDirection: String]?
@@ -198,6 +204,11 @@ final class HAPConnection {
         context.emit(.sessionStarted(SessionStartEvent(
             connection: info, trigger: start.trigger, decryptable: decryptable, keySource: start.source, reason: reason,
             revealedKeys: revealed)), packet)
+        if decryptable.count == 2, let export = context.export {
+            var offsets: [TCPDirection: Int] = [:]
+            for (direction, offset) in switchOffsets { offsets[tcpDirection(direction)] = offset }
+            export.sessionStarted(tcp, switchOffsets: offsets)
+        }
     }
 
     private func receiveEncrypted(_ bytes: UnsafeRawBufferPointer, side: DirectionState, packet: PacketInfo) {
@@ -225,6 +236,7 @@ final class HAPConnection {
         countFrame(length: frame.declaredLength, side: side, packet: packet, counter: frame.counter)
         side.frames.ciphertextBytes += frame.byteCount
         side.frames.plaintextBytes += frame.plaintext.count
+        context.export?.plaintext(frame.plaintext, connection: tcp, direction: tcpDirection(side.direction))
         side.marks.mark(side.parser.streamOffset, packet)
         var parser = side.parser
         feed(&parser, side: side, packet: packet, encrypted: true) { parser, handle in
@@ -275,6 +287,7 @@ final class HAPConnection {
     private func parseStrayPlaintext(_ bytes: UnsafeRawBufferPointer, side: DirectionState, packet: PacketInfo) {
         sessionProblem(.plaintextAfterEncryption, side: side, counter: nil,
                        "plaintext HTTP (\"\(Self.firstLine(bytes))\") after the session switched to encrypted frames", packet)
+        context.export?.plaintext(bytes, connection: tcp, direction: tcpDirection(side.direction))
         var parser = HTTPStreamParser(limits: context.configuration.limits.http)
         side.parsingStrayPlaintext = true
         let marks = side.marks
@@ -384,7 +397,10 @@ final class HAPConnection {
         let start = pairing.handle(procedure, direction: direction, message: message, packet: packet, connection: info, context: context)
         if let id = pairing.accessoryID, deviceID == nil { deviceID = id }
         if let start, !encryptionStarted {
-            startSession(start, packet: packet)
+            // The message that completes the procedure is the last plaintext in its direction;
+            // the other direction's next byte is its first frame.
+            let offsets = [direction: message.endOffset, direction.reversed: side(direction.reversed).tcpOffset]
+            startSession(start, packet: packet, switchOffsets: offsets)
             side(direction).encryptionStartOffset = message.endOffset
         }
     }
@@ -478,6 +494,7 @@ final class HAPConnection {
             side.parser = parser
         }
         pairing.finish(at: end, connection: info, context: context)
+        context.export?.connectionClosed(tcp)
         while let unanswered = requests.popFirst() {
             for entry in unanswered.writes?.entries ?? [] where entry.value != nil {
                 activity(.write, entry.id, value: entry.value, status: nil, packet: end, request: unanswered, answered: false)

@@ -50,6 +50,9 @@ struct InternetChecksum {
     /// Whether the data added, checksum field included, sums to all ones.
     var isValid: Bool { Self.fold(sum) == 0xFFFF }
 
+    /// The value to write into a checksum field (big-endian) that was zero while summing.
+    var value: UInt16 { ~Self.fold(sum) }
+
     private static func fold(_ value: UInt64) -> UInt16 {
         var folded = value
         while folded >> 16 != 0 { folded = (folded & 0xFFFF) + (folded >> 16) }

@@ -25,7 +25,7 @@ extension PacketDecoder {
         guard header.isFragment else {
             return try decodeTransport(
                 header.ipProtocol, source: header.source, destination: header.destination, payload: payload,
-                declaredLength: header.payloadLength, payloadOffset: payloadStart, info: info)
+                declaredLength: header.payloadLength, payloadOffset: payloadStart, info: info, networkHeaderOffset: start)
         }
 
         // RFC 791 §3.2: fragments are reassembled by (source, destination, protocol, identification).

@@ -111,6 +111,6 @@ extension PacketDecoder {
             nextHeader, source: source, destination: destination,
             payload: UnsafeRawBufferPointer(rebasing: payload[transportStart...]),
             declaredLength: declaredLength - transportStart, payloadOffset: payloadOffset + transportStart, info: info,
-            checksumDestinationKnown: !hasRoutingHeader)
+            checksumDestinationKnown: !hasRoutingHeader, networkHeaderOffset: isReassembled ? nil : payloadOffset - IPv6Header.length)
     }
 }

@@ -9,9 +9,12 @@ extension PacketDecoder {
     ///   - payloadOffset: where `payload` starts in the frame, for error offsets.
     ///   - checksumDestinationKnown: false after an IPv6 routing header, whose final
     ///     destination, not the packet's, enters the checksum (RFC 8200 §8.1).
+    ///   - networkHeaderOffset: where the IP header starts in the frame; nil when the payload was
+    ///     reassembled from fragments and so lies in no single frame.
     func decodeTransport(
         _ ipProtocol: IPProtocol, source: IPAddress, destination: IPAddress, payload: UnsafeRawBufferPointer,
-        declaredLength: Int, payloadOffset: Int, info: PacketInfo, checksumDestinationKnown: Bool = true
+        declaredLength: Int, payloadOffset: Int, info: PacketInfo, checksumDestinationKnown: Bool = true,
+        networkHeaderOffset: Int? = nil
     ) throws(DecodeError) -> DecodedPacket {
         let isWhole = payload.count == declaredLength
         switch ipProtocol {
@@ -30,7 +33,10 @@ extension PacketDecoder {
                 sequenceNumber: header.sequenceNumber, acknowledgmentNumber: header.acknowledgmentNumber,
                 flags: header.flags, window: header.window,
                 payload: UnsafeRawBufferPointer(rebasing: payload[header.headerLength...]),
-                missingPayloadCount: declaredLength - payload.count))
+                missingPayloadCount: declaredLength - payload.count,
+                frameLayout: networkHeaderOffset.map {
+                    TCPSegment.FrameLayout(networkHeaderOffset: $0, transportHeaderOffset: payloadOffset, payloadOffset: payloadOffset + header.headerLength)
+                }))
 
         case .udp:
             let span = unsafe RawSpan(_unsafeBytes: payload)

@@ -29,11 +29,27 @@ public struct TCPSegment {
     /// Payload bytes the sender sent but the capture does not hold (snap length), which the
     /// reassembler must treat as a gap rather than as data.
     public var missingPayloadCount: Int
+    /// Where the headers sit in the captured frame; nil when the segment was reassembled from
+    /// IP fragments. Tools that rewrite packets (the decrypted-capture export) need it.
+    public var frameLayout: FrameLayout?
+
+    /// Offsets into the captured frame.
+    public struct FrameLayout: Hashable, Sendable {
+        public var networkHeaderOffset: Int
+        public var transportHeaderOffset: Int
+        public var payloadOffset: Int
+
+        public init(networkHeaderOffset: Int, transportHeaderOffset: Int, payloadOffset: Int) {
+            self.networkHeaderOffset = networkHeaderOffset
+            self.transportHeaderOffset = transportHeaderOffset
+            self.payloadOffset = payloadOffset
+        }
+    }
 
     public init(
         packet: PacketInfo, source: Endpoint, destination: Endpoint, sequenceNumber: UInt32,
         acknowledgmentNumber: UInt32, flags: TCPFlags, window: UInt16, payload: UnsafeRawBufferPointer,
-        missingPayloadCount: Int = 0
+        missingPayloadCount: Int = 0, frameLayout: FrameLayout? = nil
     ) {
         self.packet = packet
         self.source = source
@@ -44,6 +60,7 @@ public struct TCPSegment {
         self.window = window
         self.payload = payload
         self.missingPayloadCount = missingPayloadCount
+        self.frameLayout = frameLayout
     }
 }
 

@@ -106,6 +106,7 @@ struct ConnectionEntry {
     /// Brings the public `TCPConnection` up to date.
     private func publish(lastPacket: PacketInfo) {
         connection.progress = TCPConnection.Progress(
-            lastPacket: lastPacket, clientToServer: clientStream.statistics, serverToClient: serverStream.statistics)
+            lastPacket: lastPacket, clientToServer: clientStream.statistics, serverToClient: serverStream.statistics,
+            clientToServerOrigin: clientStream.origin, serverToClientOrigin: serverStream.origin)
     }
 }

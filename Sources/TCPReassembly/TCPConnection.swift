@@ -51,6 +51,8 @@ public final class TCPConnection {
         var lastPacket: PacketInfo
         var clientToServer = TCPDirectionStatistics()
         var serverToClient = TCPDirectionStatistics()
+        var clientToServerOrigin: UInt32?
+        var serverToClientOrigin: UInt32?
     }
 
     var progress: Progress
@@ -82,6 +84,12 @@ public final class TCPConnection {
 
     public func statistics(_ direction: TCPDirection) -> TCPDirectionStatistics {
         direction == .clientToServer ? clientToServer : serverToClient
+    }
+
+    /// The sequence number of stream offset 0 in `direction` (the byte after the SYN, or the first
+    /// byte seen mid-stream), once known: what a tool needs to rewrite the stream's packets.
+    public func streamOrigin(_ direction: TCPDirection) -> UInt32? {
+        direction == .clientToServer ? progress.clientToServerOrigin : progress.serverToClientOrigin
     }
 
     public func source(of direction: TCPDirection) -> Endpoint {
