@@ -60,7 +60,7 @@ let package = Package(
 
         // Consumers of the event stream.
         library("Audit", ["HAPAnalysis"]),
-        library("Reports", ["HAPAnalysis", "Audit"]),
+        library("Reports", ["HAPAnalysis", "Audit", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "Packets", "WireParsing"]),
 
         // The command line.
         library("ArgumentParsing"),
@@ -88,7 +88,7 @@ let package = Package(
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
         tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets", "TCPReassembly"]),
         tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON"]),
-        tests("ReportsTests", ["Reports", "HAPAnalysis"]),
+        tests("ReportsTests", ["Reports", "HAPAnalysis", "Capture", "HAPJSON", "Packets"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
         tests("hapbenchTests", ["hapbench", "HAPJSON"]),
         // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).
