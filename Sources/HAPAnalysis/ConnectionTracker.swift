@@ -31,6 +31,9 @@ final class ConnectionTracker: TCPStreamDelegate {
         context.summary.hapConnections += 1
         let hap = HAPConnection(tcp: connection, controllerSends: controllerSends, recognisedBy: recognition, context: context, packet: packet)
         connections[connection.id] = hap
+        if recognition == .advertisedEndpoint, !Self.startsWithHTTP(bytes) {
+            hap.startedEncryptedBeforeCapture(packet: packet)
+        }
         hap.receive(bytes, direction: direction, packet: packet)
     }
 
@@ -70,6 +73,10 @@ final class ConnectionTracker: TCPStreamDelegate {
         guard words.count == 3, !words[0].isEmpty, words[0].allSatisfy({ (0x41...0x5A).contains($0) }),
               words[1].first == UInt8(ascii: "/") else { return nil }
         return String(decoding: words[1], as: UTF8.self)
+    }
+
+    private static func startsWithHTTP(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        requestTarget(bytes) != nil || startsWithResponse(bytes)
     }
 
     private static func startsWithResponse(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -65,6 +65,22 @@ final class HAPConnection {
             connection: info, deviceID: deviceID, handshakeSeen: tcp.handshakeSeen, recognisedBy: recognisedBy)), packet)
     }
 
+    /// The capture began inside an encrypted session: neither the keys' exchange nor the frame
+    /// boundaries can be recovered, so the session is only counted.
+    func startedEncryptedBeforeCapture(packet: PacketInfo) {
+        encryptionStarted = true
+        for side in sides {
+            side.isEncrypted = true
+            var scanner = FrameScanner()
+            scanner.loseSync()
+            side.scanner = scanner
+        }
+        context.emit(.sessionStarted(SessionStartEvent(
+            connection: info, trigger: .beforeCapture, decryptable: [], keySource: nil,
+            reason: "the session was encrypted before the capture started, so its pair-verify (and keys) are not in the capture",
+            revealedKeys: nil)), packet)
+    }
+
     private func side(_ direction: HAPDirection) -> DirectionState {
         direction == .controllerToAccessory ? sides[0] : sides[1]
     }
@@ -229,6 +245,8 @@ final class HAPConnection {
             scanner.scan(bytes) { length in self.countFrame(length: length, side: side, packet: packet) }
             side.scanner = scanner
             side.frames.ciphertextBytes += bytes.count
+            if side.frames.firstFrameTime == nil { side.frames.firstFrameTime = packet.timestamp }
+            side.frames.lastFrameTime = packet.timestamp
         }
     }
 

@@ -26,7 +26,7 @@ import Testing
         let recorded = try RecordedCapture(capture)
         let problems = recorded.events { kind -> String? in
             switch kind {
-            case .problem(let problem) where problem.kind != .streamGap: problem.description
+            case .problem(let problem): problem.description
             case .sessionProblem(let problem): problem.message
             default: nil
             }
