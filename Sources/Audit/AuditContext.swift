@@ -31,6 +31,12 @@ struct AuditContext {
     private var rosters: [String: PairingRoster] = [:]
     private var advertisements: [String: Advertisement] = [:]
     private var databases: [String: AccessoryDatabase] = [:]
+    /// Accessories remembered per kind of state: mDNS can name any number of device IDs.
+    private let maximumAccessories: Int
+
+    init(maximumAccessories: Int) {
+        self.maximumAccessories = maximumAccessories
+    }
 
     /// The name accessory-wide state is kept under: the device ID in upper case (as HAP
     /// advertises it), or the accessory's endpoint while the device ID is unknown.
@@ -60,10 +66,13 @@ struct AuditContext {
         case .advertisement(let advertisement):
             guard let packet = event.packet, advertisement.isResponse, !advertisement.service.isGoodbye,
                   let txt = advertisement.service.hap, let deviceID = txt.deviceID else { return }
-            advertisements[Self.accessoryKey(deviceID: deviceID)] = Advertisement(txt: txt, packet: packet)
+            let accessory = Self.accessoryKey(deviceID: deviceID)
+            guard advertisements[accessory] != nil || advertisements.count < maximumAccessories else { return }
+            advertisements[accessory] = Advertisement(txt: txt, packet: packet)
         case .accessoryDatabase(let database):
             learnDeviceID(database.deviceID, on: database.connection.id)
-            if let accessory = accessoryKey(of: database.connection.id), let new = database.database {
+            if let accessory = accessoryKey(of: database.connection.id), let new = database.database,
+               databases[accessory] != nil || databases.count < maximumAccessories {
                 databases[accessory] = new
             }
         case .characteristic(let activity):
@@ -81,7 +90,8 @@ struct AuditContext {
     }
 
     private mutating func updateRoster(_ exchange: PairingExchangeEvent, at packet: PacketInfo) {
-        guard exchange.succeeded, let accessory = accessoryKey(of: exchange.connection.id) else { return }
+        guard exchange.succeeded, let accessory = accessoryKey(of: exchange.connection.id),
+              rosters[accessory] != nil || rosters.count < maximumAccessories else { return }
         let connectionID = exchange.connection.id
         switch exchange.procedure {
         case .pairSetup:

@@ -17,12 +17,12 @@ import HAPAnalysis
 /// live capture, a file and a replayed event log alike.
 public final class Auditor: HAPEventConsumer {
     public let configuration: AuditConfiguration
-    private var context = AuditContext()
+    private var context: AuditContext
     private var ledger: FindingLedger
     private var accessControl = AccessControlPolicy()
     private var pairSetup: PairSetupPolicy
     private var keyExchange: KeyExchangePolicy
-    private var session = SessionPolicy()
+    private var session: SessionPolicy
     private var discovery: DiscoveryPolicy
     private var database = DatabasePolicy()
     /// Whether `inputEnded` has been seen, so that `findings` is complete.
@@ -31,9 +31,11 @@ public final class Auditor: HAPEventConsumer {
     public init(configuration: AuditConfiguration = AuditConfiguration.none) {
         self.configuration = configuration
         let thresholds = configuration.thresholds
+        context = AuditContext(maximumAccessories: thresholds.maximumRememberedValues)
         ledger = FindingLedger(maximumEvidencePerFinding: thresholds.maximumEvidencePerFinding)
         pairSetup = PairSetupPolicy(setupCode: configuration.setupCode, thresholds: thresholds)
         keyExchange = KeyExchangePolicy(maximumRememberedKeys: thresholds.maximumRememberedValues)
+        session = SessionPolicy(maximumSuspectsPerConnection: thresholds.maximumRememberedValues)
         discovery = DiscoveryPolicy(setupID: configuration.setupID, thresholds: thresholds)
     }
 

@@ -88,7 +88,8 @@ struct DiscoveryPolicy: AuditPolicy {
             checkSetupHash(txt, deviceID: deviceID, service: service, scope: instance, at: packet, findings: &findings)
             let accessory = AuditContext.accessoryKey(deviceID: deviceID)
             checkStatusFlags(txt, accessory: accessory, scope: instance, at: packet, in: context, findings: &findings)
-            if let number = txt.configurationNumber {
+            if let number = txt.configurationNumber,
+               configurationNumbers[accessory] != nil || configurationNumbers.count < maximumRememberedValues {
                 var history = configurationNumbers[accessory, default: ConfigurationNumberHistory()]
                 if let atLastFetch = history.atLastFetch, number != atLastFetch { history.changedSinceFetch = true }
                 history.latest = number
@@ -173,7 +174,8 @@ struct DiscoveryPolicy: AuditPolicy {
     private mutating func checkConfigurationNumber(
         _ event: AccessoryDatabaseEvent, at packet: PacketInfo, in context: AuditContext, findings: inout FindingLedger
     ) {
-        guard event.database != nil, let accessory = context.accessoryKey(of: event.connection.id) else { return }
+        guard event.database != nil, let accessory = context.accessoryKey(of: event.connection.id),
+              configurationNumbers[accessory] != nil || configurationNumbers.count < maximumRememberedValues else { return }
         var history = configurationNumbers[accessory, default: ConfigurationNumberHistory()]
         defer {
             history.atLastFetch = history.latest

@@ -20,8 +20,8 @@ struct PairSetupPolicy: AuditPolicy {
     private var salts: [String: [[UInt8]: SaltUse]] = [:]
     private var saltCount = 0
     private var m2Counts: [String: Int] = [:]
-    /// Every pair setup that ended, per accessory, for brute-force bursts.
-    private var attempts: [String: [SetupAttempt]] = [:]
+    /// Wrong setup codes per accessory, for brute-force bursts.
+    private var failedSetups: [String: FailedSetupBursts] = [:]
     private var firstCompletedSetup: (packet: PacketInfo, connection: ConnectionInfo)?
 
     private struct SetupInProgress {
@@ -35,18 +35,6 @@ struct PairSetupPolicy: AuditPolicy {
         let ordinal: Int
         let packet: PacketInfo
         let connectionID: Int
-    }
-
-    private struct SetupAttempt {
-        /// The M1 that opened the attempt.
-        let started: PacketInfo
-        /// The answer that ended it.
-        let packet: PacketInfo
-        let connection: ConnectionInfo
-        /// Backoff or MaxTries: the accessory throttled. Otherwise a wrong setup code.
-        let error: PairingErrorCode
-
-        var isThrottled: Bool { error == .backoff || error == .maxTries }
     }
 
     init(setupCode: SetupCode?, thresholds: AuditThresholds) {
@@ -65,7 +53,9 @@ struct PairSetupPolicy: AuditPolicy {
         case .connectionClosed(let summary):
             inProgress.removeValue(forKey: summary.connection.id)
         case .inputEnded:
-            judgeBruteForce(findings: &findings)
+            for accessory in failedSetups.keys.sorted() {
+                if let burst = failedSetups[accessory]?.finish() { record(burst, accessory: accessory, findings: &findings) }
+            }
             judgeSetupCode(findings: &findings)
         default:
             break
@@ -217,9 +207,20 @@ struct PairSetupPolicy: AuditPolicy {
 
         guard let packet, let accessory = context.accessoryKey(of: connection.id) else { return }
         switch exchange.outcome {
-        case .failed(_, let error?, _) where error == .authentication || error == .backoff || error == .maxTries:
-            let started = exchange.steps.first?.packet ?? packet
-            attempts[accessory, default: []].append(SetupAttempt(started: started, packet: packet, connection: connection, error: error))
+        // A wrong setup code fails at M4 with Authentication (PROTOCOL §2.1); Backoff and MaxTries
+        // at any step are the accessory throttling.
+        case .failed(let state, let error?, _) where (state == .m4 && error == .authentication) || error == .backoff || error == .maxTries:
+            let attempt = FailedSetupBursts.Attempt(
+                started: exchange.steps.first?.packet ?? packet, ended: packet, connection: connection, error: error)
+            var bursts = failedSetups[accessory]
+                ?? FailedSetupBursts(threshold: thresholds.failedSetupAttempts, window: thresholds.failedSetupWindow)
+            let (joined, ended) = bursts.add(attempt)
+            failedSetups[accessory] = bursts
+            for attempt in joined {
+                findings.record(.setupNoBackoff, .accessory(accessory), Evidence(
+                    packet: attempt.ended, connection: attempt.connection, detail: "pair setup failed: M4 Error=\(attempt.error)"))
+            }
+            if let ended { record(ended, accessory: accessory, findings: &findings) }
         case .succeeded where !exchange.isTransientSetup:
             if firstCompletedSetup == nil { firstCompletedSetup = (packet, connection) }
         default:
@@ -229,50 +230,14 @@ struct PairSetupPolicy: AuditPolicy {
 
     // MARK: The whole capture
 
-    /// Bursts of `failedSetupAttempts` wrong codes within `failedSetupWindow` with no Backoff or
-    /// MaxTries among them.
-    private func judgeBruteForce(findings: inout FindingLedger) {
-        for (accessory, attempts) in attempts.sorted(by: { $0.key < $1.key }) {
-            var inBurst = [Bool](repeating: false, count: attempts.count)
-            var windowStart = 0
-            for (index, attempt) in attempts.enumerated() {
-                if attempt.isThrottled {
-                    windowStart = index + 1
-                    continue
-                }
-                while attempt.packet.timestamp - attempts[windowStart].packet.timestamp > thresholds.failedSetupWindow {
-                    windowStart += 1
-                }
-                if index - windowStart + 1 >= thresholds.failedSetupAttempts {
-                    for member in windowStart...index { inBurst[member] = true }
-                }
-            }
-            var index = 0
-            while index < attempts.count {
-                guard inBurst[index] else {
-                    index += 1
-                    continue
-                }
-                let start = index
-                while index < attempts.count, inBurst[index] { index += 1 }
-                recordBurst(attempts[start..<index], accessory: accessory, findings: &findings)
-            }
-        }
-    }
-
-    private func recordBurst(_ burst: ArraySlice<SetupAttempt>, accessory: String, findings: inout FindingLedger) {
-        guard let first = burst.first, let last = burst.last else { return }
-        let seconds = last.packet.timestamp - first.started.timestamp
+    /// Sums a burst up where it started: how many wrong codes, how fast, never throttled.
+    private func record(_ burst: FailedSetupBursts.Burst, accessory: String, findings: inout FindingLedger) {
+        let seconds = burst.last.ended.timestamp - burst.first.started.timestamp
         findings.record(.setupNoBackoff, .accessory(accessory), Evidence(
-            packet: first.packet, connection: first.connection,
+            packet: burst.first.started, connection: burst.first.connection,
             detail: "\(burst.count) pair setups failed with a wrong setup code within \(Self.format(seconds)) s "
-                + "(packets #\(first.started.number) to #\(last.packet.number)); the accessory answered none of them "
-                + "with Backoff (3) or MaxTries (5)"))
-        for attempt in burst {
-            findings.record(.setupNoBackoff, .accessory(accessory), Evidence(
-                packet: attempt.packet, connection: attempt.connection,
-                detail: "pair setup failed: M4 Error=\(attempt.error)"))
-        }
+                + "(packets #\(burst.first.started.number) to #\(burst.last.ended.number)); the accessory answered none "
+                + "of them with Backoff (3) or MaxTries (5)"))
     }
 
     private func judgeSetupCode(findings: inout FindingLedger) {
@@ -290,9 +255,12 @@ struct PairSetupPolicy: AuditPolicy {
         bytes.count <= 8 ? Hex.encode(bytes) : Hex.encode(bytes.prefix(8)) + "…"
     }
 
+    /// Seconds with two decimals.
     static func format(_ seconds: Double) -> String {
+        // Capture times are arbitrary Int64 seconds: a difference may not fit an Int in hundredths.
+        guard seconds.isFinite, seconds.magnitude < 1e15 else { return "\(seconds)" }
         let hundredths = Int((seconds * 100).rounded())
-        let fraction = String(hundredths % 100)
-        return "\(hundredths / 100)." + (fraction.count == 1 ? "0" : "") + fraction
+        let fraction = hundredths.magnitude % 100
+        return (hundredths < 0 ? "-" : "") + "\(hundredths.magnitude / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 }

@@ -10,7 +10,12 @@ import Packets
 /// a direction hapscope could not decrypt, hide requests and subscriptions, so such suspects are
 /// kept until the connection closes and dropped if the controller's direction was not seen whole.
 struct SessionPolicy: AuditPolicy {
+    private let maximumSuspects: Int
     private var connections: [Int: ConnectionState] = [:]
+
+    init(maximumSuspectsPerConnection: Int) {
+        maximumSuspects = maximumSuspectsPerConnection
+    }
 
     private struct ConnectionState {
         /// Characteristics this connection subscribed to, counted from the accessory's answer to
@@ -98,7 +103,7 @@ struct SessionPolicy: AuditPolicy {
             let state = connections[http.connection.id]
             let statusLine = http.message.statusLine.map { "HTTP/\($0.version) \($0.status)" } ?? "response"
             let outstanding = state.map { "; the connection's \($0.requestCount) request(s) had all been answered" } ?? ""
-            connections[http.connection.id]?.suspects.append(Suspect(
+            suspect(on: http.connection.id, Suspect(
                 rule: .responseWithoutRequest,
                 evidence: Evidence(
                     packet: http.lastPacket, connection: http.connection,
@@ -129,7 +134,7 @@ struct SessionPolicy: AuditPolicy {
             if lacksEvents, let permissions { reasons.append("its perms [\(permissions)] lack ev, so it cannot be subscribed to") }
             let name = activity.name.map { " (\($0))" } ?? ""
             let value = activity.value.map { ", value \($0.value)" } ?? ""
-            connections[id]?.suspects.append(Suspect(
+            suspect(on: id, Suspect(
                 rule: .unsolicitedEvent,
                 evidence: Evidence(
                     packet: packet, connection: activity.connection,
@@ -138,6 +143,11 @@ struct SessionPolicy: AuditPolicy {
         default:
             break
         }
+    }
+
+    private mutating func suspect(on connectionID: Int, _ suspect: Suspect) {
+        guard let count = connections[connectionID]?.suspects.count, count < maximumSuspects else { return }
+        connections[connectionID]?.suspects.append(suspect)
     }
 
     // MARK: Closing
