@@ -10,7 +10,7 @@ import WireParsing
 /// `srv-without-address`, `ff-mismatch`, `config-number-unchanged`, `txt-malformed` and
 /// `setup-hash-mismatch`.
 ///
-/// Advertisement findings are kept per service instance (`hapscope Bridge 4D5E6F._hap._tcp.local.`),
+/// Advertisement findings are kept per service instance (`hapscope Bridge 4D5E6F._hap._tcp.local`),
 /// so that a record with a malformed `id` still joins its instance's finding.
 struct DiscoveryPolicy: AuditPolicy {
     private let setupID: String?

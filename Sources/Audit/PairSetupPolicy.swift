@@ -25,7 +25,7 @@ struct PairSetupPolicy: AuditPolicy {
     private var firstCompletedSetup: (packet: PacketInfo, connection: ConnectionInfo)?
 
     private struct SetupInProgress {
-        var method: PairingMethod?
+        /// M1's flags: Split reuses a salt on purpose.
         var flags: PairingFlags?
         /// A controller's A ≡ 0 mod N, judged by how the accessory answers it.
         var forgedKey: Evidence?
@@ -71,7 +71,7 @@ struct PairSetupPolicy: AuditPolicy {
         let connection = message.connection
         switch content {
         case .m1(let m1):
-            inProgress[connection.id] = SetupInProgress(method: m1.method, flags: m1.flags)
+            inProgress[connection.id] = SetupInProgress(flags: m1.flags)
         case .m2(let m2):
             guard let accessory = context.accessoryKey(of: connection.id) else { return }
             checkPaired(accessory, connection: connection, at: packet, in: context, findings: &findings)

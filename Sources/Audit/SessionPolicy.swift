@@ -25,7 +25,6 @@ struct SessionPolicy: AuditPolicy {
         /// missing or a frame of the controller failed.
         var controllerDirectionReadable = true
         var requestCount = 0
-        var answeredCount = 0
         /// Judged when the connection closes.
         var suspects: [Suspect] = []
     }
@@ -97,18 +96,16 @@ struct SessionPolicy: AuditPolicy {
         switch (http.direction, http.message.kind) {
         case (.controllerToAccessory, .request):
             connections[http.connection.id]?.requestCount += 1
-        case (.accessoryToController, .response) where http.request != nil:
-            connections[http.connection.id]?.answeredCount += 1
-        case (.accessoryToController, .response):
-            let state = connections[http.connection.id]
+        case (.accessoryToController, .response) where http.request == nil:
+            let requests = connections[http.connection.id]?.requestCount ?? 0
             let statusLine = http.message.statusLine.map { "HTTP/\($0.version) \($0.status)" } ?? "response"
-            let outstanding = state.map { "; the connection's \($0.requestCount) request(s) had all been answered" } ?? ""
             suspect(on: http.connection.id, Suspect(
                 rule: .responseWithoutRequest,
                 evidence: Evidence(
                     packet: http.lastPacket, connection: http.connection,
                     detail: "the response \(statusLine) (\(http.message.body.count)-byte body, "
-                        + "\(http.encrypted ? "encrypted" : "plaintext")) arrived with no request outstanding\(outstanding)"),
+                        + "\(http.encrypted ? "encrypted" : "plaintext")) arrived with no request outstanding; the connection's "
+                        + "\(requests) request(s) had all been answered"),
                 standsAlone: false))
         default:
             break
@@ -130,7 +127,7 @@ struct SessionPolicy: AuditPolicy {
             let subscribed = connections[id]?.subscriptions.contains(activity.id) ?? false
             guard lacksEvents || !subscribed else { return }
             var reasons: [String] = []
-            if !subscribed { reasons.append("this connection never subscribed to it") }
+            if !subscribed { reasons.append("this connection was not subscribed to it") }
             if lacksEvents, let permissions { reasons.append("its perms [\(permissions)] lack ev, so it cannot be subscribed to") }
             let name = activity.name.map { " (\($0))" } ?? ""
             let value = activity.value.map { ", value \($0.value)" } ?? ""

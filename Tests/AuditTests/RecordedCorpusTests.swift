@@ -47,6 +47,13 @@ struct RecordedCorpusTests {
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
     }
 
+    @Test("Without the key log a clean capture has no finding either: what cannot be seen is not held against anyone",
+          arguments: RecordedCapture.clean)
+    func cleanCapturesWithoutKeys(_ name: String) throws {
+        let findings = try RecordedCapture(name).audit(keyLog: false).filter { !Self.isTheExplainedStrippedB($0, in: name) }
+        #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
+    }
+
     @Test("The only finding on srp-mismatch is the 383-byte B of its first M2, at info, below --fail-on low")
     func srpMismatchReportsItsStrippedB() throws {
         let findings = try RecordedCapture("srp-mismatch").auditAsTheUserWould()

@@ -36,7 +36,7 @@ struct SessionRuleTests {
         let finding = try #require(try RecordedCapture("bad-events").auditAsTheUserWould().first { $0.rule == .unsolicitedEvent })
         let details = finding.evidence.map(\.detail)
         #expect(details.count == 2)
-        #expect(details[0].hasPrefix("EVENT for 2.9 (On)") && details[0].contains("never subscribed"))
+        #expect(details[0].hasPrefix("EVENT for 2.9 (On)") && details[0].contains("was not subscribed"))
         #expect(details[1].hasPrefix("EVENT for 2.4 (Model)") && details[1].contains("lack ev"))
         #expect(!details.contains { $0.contains("3.9") })
     }
