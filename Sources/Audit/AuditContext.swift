@@ -14,9 +14,6 @@ struct AuditContext {
         let info: ConnectionInfo
         /// The accessory's device ID, once discovery or a decrypted pairing message named it.
         var deviceID: String?
-        /// Whether the TCP handshake was captured: if not, requests and subscriptions made
-        /// before the capture started are unknown.
-        let handshakeSeen: Bool
         /// How the connection became encrypted, once it did.
         var session: SessionStartEvent.Trigger?
     }
@@ -57,7 +54,7 @@ struct AuditContext {
         switch event.kind {
         case .connectionOpened(let opened):
             connections[opened.connection.id] = Connection(
-                info: opened.connection, deviceID: opened.deviceID, handshakeSeen: opened.handshakeSeen)
+                info: opened.connection, deviceID: opened.deviceID)
         case .sessionStarted(let started):
             connections[started.connection.id]?.session = started.trigger
         case .pairingExchange(let exchange):

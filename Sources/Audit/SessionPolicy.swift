@@ -40,6 +40,7 @@ struct SessionPolicy: AuditPolicy {
     mutating func observe(_ event: HAPEvent, in context: AuditContext, findings: inout FindingLedger) {
         switch event.kind {
         case .connectionOpened(let opened):
+            // Without the handshake, requests and subscriptions made before the capture are unknown.
             connections[opened.connection.id] = ConnectionState(controllerDirectionReadable: opened.handshakeSeen)
         case .sessionStarted(let started):
             if !started.decryptable.contains(.controllerToAccessory) {
