@@ -1,0 +1,56 @@
+import HAPAnalysis
+
+/// The security and conformance audit: a consumer of the analyzer's event stream that judges
+/// what it sees against HAP's rules and produces findings.
+///
+/// Feed it every event in capture order (it conforms to `HAPEventConsumer`); once it has seen
+/// `inputEnded`, `findings` is the complete verdict.
+///
+/// ```swift
+/// let auditor = Auditor(configuration: try AuditConfiguration(setupCode: "123-45-678"))
+/// let analyzer = CaptureAnalyzer(configuration: analysis) { auditor.consume($0) }
+/// analyzer.analyze(reader)
+/// if auditor.findings.reachSeverity(.medium) { exit(1) }
+/// ```
+///
+/// The auditor never looks at packets: everything it knows comes from the events, so it judges a
+/// live capture, a file and a replayed event log alike.
+public final class Auditor: HAPEventConsumer {
+    public let configuration: AuditConfiguration
+    private var context: AuditContext
+    private var ledger: FindingLedger
+    private var accessControl = AccessControlPolicy()
+    private var pairSetup: PairSetupPolicy
+    private var keyExchange: KeyExchangePolicy
+    private var session: SessionPolicy
+    private var discovery: DiscoveryPolicy
+    private var database = DatabasePolicy()
+    /// Whether `inputEnded` has been seen, so that `findings` is complete.
+    public private(set) var isComplete = false
+
+    public init(configuration: AuditConfiguration = AuditConfiguration.none) {
+        self.configuration = configuration
+        let thresholds = configuration.thresholds
+        context = AuditContext(maximumAccessories: thresholds.maximumRememberedValues)
+        ledger = FindingLedger(maximumEvidencePerFinding: thresholds.maximumEvidencePerFinding)
+        pairSetup = PairSetupPolicy(setupCode: configuration.setupCode, thresholds: thresholds)
+        keyExchange = KeyExchangePolicy(maximumRememberedKeys: thresholds.maximumRememberedValues)
+        session = SessionPolicy(maximumSuspectsPerConnection: thresholds.maximumRememberedValues)
+        discovery = DiscoveryPolicy(setupID: configuration.setupID, thresholds: thresholds)
+    }
+
+    public func consume(_ event: HAPEvent) {
+        accessControl.observe(event, in: context, findings: &ledger)
+        pairSetup.observe(event, in: context, findings: &ledger)
+        keyExchange.observe(event, in: context, findings: &ledger)
+        session.observe(event, in: context, findings: &ledger)
+        discovery.observe(event, in: context, findings: &ledger)
+        database.observe(event, in: context, findings: &ledger)
+        context.apply(event)
+        if case .inputEnded = event.kind { isComplete = true }
+    }
+
+    /// The findings, most severe first, then in capture order. Rules judged on the whole capture
+    /// (brute-force bursts, the setup code) are included once the input has ended.
+    public var findings: [Finding] { ledger.sortedFindings }
+}

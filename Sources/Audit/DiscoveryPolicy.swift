@@ -1,0 +1,220 @@
+import DNS
+import HAPAnalysis
+import HAPCrypto
+import HAPJSON
+import Packets
+import TLV8
+import WireParsing
+
+/// Bonjour, and what it promises about pairing and the database: `sf-unpaired-while-paired`,
+/// `srv-without-address`, `ff-mismatch`, `config-number-unchanged`, `txt-malformed` and
+/// `setup-hash-mismatch`.
+///
+/// Advertisement findings are kept per service instance (`hapscope Bridge 4D5E6F._hap._tcp.local`),
+/// so that a record with a malformed `id` still joins its instance's finding.
+struct DiscoveryPolicy: AuditPolicy {
+    private let setupID: String?
+    private let statusFlagGracePeriod: Double
+    private let maximumRememberedValues: Int
+    /// The pair-setup method each connection's M1 asked for, and where.
+    private var setupMethods: [Int: (method: PairingMethod, packet: PacketInfo)] = [:]
+    /// `c#` as advertised and as it stood at each accessory's last `/accessories` fetch.
+    private var configurationNumbers: [String: ConfigurationNumberHistory] = [:]
+    /// The setup hash the user's setup ID gives for each advertised device ID.
+    private var expectedSetupHashes: [String: SetupHash] = [:]
+
+    private struct ConfigurationNumberHistory {
+        var latest: UInt64?
+        var atLastFetch: UInt64?
+        /// Whether an advertisement since the last fetch carried another `c#`.
+        var changedSinceFetch = false
+        var lastFetch: PacketInfo?
+    }
+
+    init(setupID: String?, thresholds: AuditThresholds) {
+        self.setupID = setupID
+        statusFlagGracePeriod = thresholds.statusFlagGracePeriod
+        maximumRememberedValues = thresholds.maximumRememberedValues
+    }
+
+    mutating func observe(_ event: HAPEvent, in context: AuditContext, findings: inout FindingLedger) {
+        switch event.kind {
+        case .advertisement(let advertisement):
+            guard let packet = event.packet, advertisement.isResponse, !advertisement.service.isGoodbye,
+                  let txt = advertisement.service.hap else { return }
+            observe(advertisement, txt: txt, at: packet, in: context, findings: &findings)
+        case .pairingMessage(let message):
+            guard case .pairSetup(let content)? = message.content, let packet = event.packet else { return }
+            switch content {
+            case .m1(let m1):
+                setupMethods[message.connection.id] = m1.method.map { ($0, packet) }
+            case .m2:
+                checkFeatureFlags(on: message.connection, at: packet, in: context, findings: &findings)
+            default:
+                break
+            }
+        case .accessoryDatabase(let database):
+            guard let packet = event.packet else { return }
+            checkConfigurationNumber(database, at: packet, in: context, findings: &findings)
+        case .connectionClosed(let summary):
+            setupMethods.removeValue(forKey: summary.connection.id)
+        default:
+            break
+        }
+    }
+
+    // MARK: Advertisements
+
+    private mutating func observe(
+        _ advertisement: AdvertisementEvent, txt: HAPServiceTXT, at packet: PacketInfo, in context: AuditContext,
+        findings: inout FindingLedger
+    ) {
+        let service = advertisement.service
+        let instance = FindingScope.accessory(service.name.displayText)
+        for diagnostic in advertisement.messageDiagnostics {
+            guard case .targetWithoutAddress = diagnostic.kind else { continue }
+            findings.record(.serviceWithoutAddress, instance, Evidence(
+                packet: packet, detail: "mDNS response from \(advertisement.sender), byte \(diagnostic.offset): \(diagnostic.kind)"))
+        }
+
+        let problems = txt.diagnostics.filter(Self.isMalformation).map(\.description)
+            + (service.txt?.diagnostics ?? []).filter(Self.isMalformation).map(\.description)
+        if !problems.isEmpty {
+            findings.record(.txtMalformed, instance, Evidence(
+                packet: packet, detail: "TXT record (offsets in the mDNS message): " + problems.joined(separator: "; ")))
+        }
+
+        if let deviceID = txt.deviceID {
+            checkSetupHash(txt, deviceID: deviceID, service: service, scope: instance, at: packet, findings: &findings)
+            let accessory = AuditContext.accessoryKey(deviceID: deviceID)
+            checkStatusFlags(txt, accessory: accessory, scope: instance, at: packet, in: context, findings: &findings)
+            if let number = txt.configurationNumber,
+               configurationNumbers[accessory] != nil || configurationNumbers.count < maximumRememberedValues {
+                var history = configurationNumbers[accessory, default: ConfigurationNumberHistory()]
+                if let atLastFetch = history.atLastFetch, number != atLastFetch { history.changedSinceFetch = true }
+                history.latest = number
+                configurationNumbers[accessory] = history
+            }
+        }
+    }
+
+    /// A key HAP does not define is allowed (DNS-SD ignores unknown keys); anything else is a
+    /// malformation.
+    private static func isMalformation(_ diagnostic: HAPDiagnostic) -> Bool {
+        if case .unknownKey = diagnostic.kind { return false }
+        return true
+    }
+
+    /// Broken DNS-SD key/value syntax; a key longer than nine characters is only discouraged.
+    private static func isMalformation(_ diagnostic: ServiceTXTDiagnostic) -> Bool {
+        if case .keyLongerThanNineCharacters = diagnostic.kind { return false }
+        return true
+    }
+
+    private mutating func checkSetupHash(
+        _ txt: HAPServiceTXT, deviceID: String, service: ServiceAdvertisement, scope: FindingScope, at packet: PacketInfo,
+        findings: inout FindingLedger
+    ) {
+        guard let setupID, let advertised = txt.setupHash else { return }
+        let expected: SetupHash
+        if let cached = expectedSetupHashes[deviceID] {
+            expected = cached
+        } else {
+            // The configuration checked the setup ID's form, which is all SetupHash can refuse.
+            guard let computed = try? SetupHash(setupID: setupID, deviceID: deviceID) else { return }
+            expected = computed
+            if expectedSetupHashes.count < maximumRememberedValues { expectedSetupHashes[deviceID] = computed }
+        }
+        guard expected.bytes != advertised else { return }
+        let sent = service.txt?["sh"]?.valueText ?? Hex.encode(advertised)
+        findings.record(.setupHashMismatch, scope, Evidence(
+            packet: packet,
+            detail: "sh=\(sent) for id=\(deviceID), but SHA-512(\"\(setupID)\" ‖ \"\(deviceID)\") gives sh=\(expected.base64)"))
+    }
+
+    private func checkStatusFlags(
+        _ txt: HAPServiceTXT, accessory: String, scope: FindingScope, at packet: PacketInfo, in context: AuditContext,
+        findings: inout FindingLedger
+    ) {
+        guard let flags = txt.statusFlags, flags.contains(.notPaired) else { return }
+        let roster = context.roster(of: accessory)
+        guard roster.isPaired == true, let since = roster.pairedSince,
+              packet.timestamp - since.timestamp > statusFlagGracePeriod else { return }
+        findings.record(.statusFlagUnpairedWhilePaired, scope, Evidence(
+            packet: packet,
+            detail: "advertised sf=\(flags.rawValue) (bit 0 set: not paired) for id=\(txt.deviceID ?? "?") while "
+                + "\(roster.count) pairing(s) were stored (paired since packet #\(since.number))"))
+    }
+
+    // MARK: Pair setup
+
+    private func checkFeatureFlags(on connection: ConnectionInfo, at packet: PacketInfo, in context: AuditContext, findings: inout FindingLedger) {
+        guard let (method, m1Packet) = setupMethods[connection.id], let accessory = context.accessoryKey(of: connection.id),
+              let advertisement = context.advertisement(of: accessory), let flags = advertisement.txt.featureFlags
+        else { return }
+        let advertisesCoprocessor = flags.contains(.appleAuthenticationCoprocessor)
+        let mismatch: String
+        if advertisesCoprocessor, method == .pairSetup {
+            mismatch = "uses \(method), without MFi authentication, although the accessory advertised ff=\(flags.rawValue) "
+                + "(bit 0: Apple Authentication Coprocessor)"
+        } else if !advertisesCoprocessor, method == .pairSetupWithAuth {
+            mismatch = "uses \(method) although the accessory advertised ff=\(flags.rawValue) (bit 0 clear: no Apple "
+                + "Authentication Coprocessor)"
+        } else {
+            return
+        }
+        findings.record(.featureFlagMismatch, .connection(connection), accessory: accessory, Evidence(
+            packet: packet, connection: connection,
+            detail: "pair-setup M1 (packet #\(m1Packet.number)) \(mismatch) in packet #\(advertisement.packet.number); "
+                + "the accessory answered with a normal M2"))
+    }
+
+    // MARK: The database
+
+    private mutating func checkConfigurationNumber(
+        _ event: AccessoryDatabaseEvent, at packet: PacketInfo, in context: AuditContext, findings: inout FindingLedger
+    ) {
+        guard event.database != nil, let accessory = context.accessoryKey(of: event.connection.id),
+              configurationNumbers[accessory] != nil || configurationNumbers.count < maximumRememberedValues else { return }
+        var history = configurationNumbers[accessory, default: ConfigurationNumberHistory()]
+        defer {
+            history.atLastFetch = history.latest
+            history.changedSinceFetch = false
+            history.lastFetch = packet
+            configurationNumbers[accessory] = history
+        }
+        // Values change all the time; only the structure is covered by c# (PROTOCOL §7).
+        let changes = event.diff?.changes.filter(\.isStructural) ?? []
+        guard !changes.isEmpty, let number = history.atLastFetch, !history.changedSinceFetch,
+              let previous = history.lastFetch else { return }
+        let listed = changes.prefix(3).map(\.summary).joined(separator: ", ") + (changes.count > 3 ? ", …" : "")
+        findings.record(.configurationNumberUnchanged, .accessory(accessory), Evidence(
+            packet: packet, connection: event.connection,
+            detail: "this /accessories response differs in structure from the one in packet #\(previous.number) "
+                + "(\(changes.count) change(s): \(listed)), yet every advertisement in between kept c#=\(number)"))
+    }
+}
+
+extension AccessoryDatabaseDiff.Change {
+    /// Whether the change is to the database's structure rather than to a value.
+    var isStructural: Bool {
+        if case .characteristicValueChanged = self { return false }
+        return true
+    }
+
+    /// `accessory aid 12 added`, `characteristic 2.11 removed`.
+    var summary: String {
+        switch self {
+        case .accessoryAdded(let aid): "accessory aid \(aid) added"
+        case .accessoryRemoved(let aid): "accessory aid \(aid) removed"
+        case .serviceAdded(let aid, let iid, let type): "service \(aid).\(iid) (\(type.displayString)) added"
+        case .serviceRemoved(let aid, let iid, let type): "service \(aid).\(iid) (\(type.displayString)) removed"
+        case .serviceChanged(let aid, let iid, let fields): "service \(aid).\(iid) changed (\(fields.map(\.field).joined(separator: ", ")))"
+        case .characteristicAdded(let id, let type): "characteristic \(id) (\(type.displayString)) added"
+        case .characteristicRemoved(let id, let type): "characteristic \(id) (\(type.displayString)) removed"
+        case .characteristicMetadataChanged(let id, let fields):
+            "characteristic \(id) changed (\(fields.map(\.field).joined(separator: ", ")))"
+        case .characteristicValueChanged(let id, _, _): "characteristic \(id) value changed"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Audit: placeholder until the module lands.

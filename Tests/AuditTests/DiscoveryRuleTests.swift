@@ -1,0 +1,69 @@
+import Testing
+@testable import Audit
+
+/// The discovery rules on `bad-discovery`, `paired-setup` and `bad-database`.
+@Suite("Discovery rules")
+struct DiscoveryRuleTests {
+    private static let instance = "hapscope Bridge 4D5E6F._hap._tcp.local"
+
+    @Test("srv-without-address names the first announcement and its SRV target")
+    func serviceWithoutAddress() throws {
+        let finding = try #require(try RecordedCapture("bad-discovery").auditAsTheUserWould().first { $0.rule == .serviceWithoutAddress })
+        #expect(finding.accessory == Self.instance)
+        #expect(finding.evidence.count == 1)
+        #expect(finding.evidence.first?.packet?.number == 1)
+        #expect(finding.evidence.first?.detail.contains("hapscope-Bridge-4D5E6F.local") == true)
+    }
+
+    @Test("txt-malformed names id, pv and ci of the second announcement with their offsets")
+    func malformedTXT() throws {
+        let finding = try #require(try RecordedCapture("bad-discovery").auditAsTheUserWould().first { $0.rule == .txtMalformed })
+        let evidence = try #require(finding.evidence.first)
+        #expect(finding.evidence.count == 1)
+        #expect(evidence.packet?.number == 3)
+        for words in ["byte 138: pv=1", "byte 143: id=hapscope-4D5E6F", "byte 177: ci=99"] {
+            #expect(evidence.detail.contains(words))
+        }
+    }
+
+    @Test("setup-hash-mismatch gives the advertised and the expected hash, and needs the setup ID")
+    func setupHash() throws {
+        let capture = RecordedCapture("bad-discovery")
+        let finding = try #require(try capture.auditAsTheUserWould().first { $0.rule == .setupHashMismatch })
+        #expect(finding.evidence.first?.detail == "sh=5WgZ0g== for id=1A:2B:3C:4D:5E:6F, but SHA-512(\"HSCP\" ‖ "
+            + "\"1A:2B:3C:4D:5E:6F\") gives sh=YHi/lA==")
+        #expect(!(try capture.audit()).contains { $0.rule == .setupHashMismatch })
+        #expect(!(try capture.audit(setupID: "WXYZ")).contains { $0.rule == .setupHashMismatch && $0.evidence.contains {
+            $0.detail.contains("id=1A:2B:3C:4D:5E:6F")
+        } })
+    }
+
+    @Test("ff-mismatch names the Method 0 M1 on 49201 against the advertised ff=1")
+    func featureFlags() throws {
+        let finding = try #require(try RecordedCapture("bad-discovery").auditAsTheUserWould().first { $0.rule == .featureFlagMismatch })
+        #expect(finding.connection?.controller.description == "10.77.0.1:49201")
+        #expect(finding.evidence.first?.detail.contains("uses PairSetup (0)") == true)
+        #expect(finding.evidence.first?.detail.contains("ff=1") == true)
+    }
+
+    @Test("sf-unpaired-while-paired counts the sf=1 advertisements after the grace period, and none with a longer one")
+    func statusFlags() throws {
+        let capture = RecordedCapture("paired-setup")
+        let finding = try #require(try capture.auditAsTheUserWould().first { $0.rule == .statusFlagUnpairedWhilePaired })
+        #expect(finding.accessory == Self.instance)
+        #expect(finding.evidence.reduce(0) { $0 + $1.occurrences } == 3)
+        #expect(finding.evidence.allSatisfy { $0.detail.hasPrefix("advertised sf=1") })
+        var patient = AuditThresholds()
+        patient.statusFlagGracePeriod = 5
+        #expect(!(try capture.audit(thresholds: patient)).contains { $0.rule == .statusFlagUnpairedWhilePaired })
+    }
+
+    @Test("config-number-unchanged names the second /accessories response and the accessory it added")
+    func configurationNumber() throws {
+        let finding = try #require(try RecordedCapture("bad-database").auditAsTheUserWould()
+            .first { $0.rule == .configurationNumberUnchanged })
+        let evidence = try #require(finding.evidence.first)
+        #expect(evidence.packet?.number == 56)
+        #expect(evidence.detail.contains("accessory aid 12 added") && evidence.detail.contains("c#=2"))
+    }
+}
