@@ -59,7 +59,7 @@ let package = Package(
         ]),
 
         // Consumers of the event stream.
-        library("Audit", ["HAPAnalysis"]),
+        library("Audit", ["HAPAnalysis", "DNS", "HAPCrypto", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing"]),
         library("Reports", ["HAPAnalysis", "Audit", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "Packets", "WireParsing"]),
 
         // The command line.
@@ -87,7 +87,7 @@ let package = Package(
         tests("PacketsTests", ["Packets"]),
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
         tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets", "TCPReassembly"]),
-        tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON"]),
+        tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON", "Packets", "TLV8"]),
         tests("ReportsTests", ["Reports", "HAPAnalysis", "Capture", "HAPJSON", "Packets"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
         tests("hapbenchTests", ["hapbench", "HAPJSON"]),
