@@ -115,10 +115,3 @@ struct AuditContext {
     }
 }
 
-extension PairingExchangeEvent {
-    /// A pair setup with the Transient flag and without MFi authentication: it ends at M4 and
-    /// stores no pairing (PROTOCOL §2.5; ADK ignores the flag with PairSetupWithAuth).
-    var isTransientSetup: Bool {
-        procedure == .pairSetup && flags?.contains(.transient) == true && method != .pairSetupWithAuth
-    }
-}

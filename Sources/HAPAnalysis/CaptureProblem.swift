@@ -20,10 +20,15 @@ public struct CaptureProblem: Sendable, Hashable, CustomStringConvertible {
 
     public let kind: Kind
     public let message: String
+    /// The HAP connection and direction concerned, for problems inside one.
+    public let connection: ConnectionInfo?
+    public let direction: HAPDirection?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, connection: ConnectionInfo? = nil, direction: HAPDirection? = nil) {
         self.kind = kind
         self.message = message
+        self.connection = connection
+        self.direction = direction
     }
 
     public var description: String { message }

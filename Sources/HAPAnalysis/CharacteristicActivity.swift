@@ -1,6 +1,7 @@
 import HAPCatalog
 import HAPJSON
 import Packets
+import WireParsing
 
 /// An `/accessories` response: the accessory database, and how it differs from the previous one
 /// seen for the same accessory.
@@ -9,8 +10,8 @@ public struct AccessoryDatabaseEvent: Sendable {
     /// The accessory's device id, when the connection is tied to one.
     public let deviceID: String?
     public let database: AccessoryDatabase?
-    /// Why the body could not be read as a database, with the byte offset.
-    public let error: String?
+    /// Why the body could not be read as a database; the offset counts from the body's first byte.
+    public let error: DecodeError?
     /// Changes from the previous database of the same accessory; nil for the first.
     public let diff: AccessoryDatabaseDiff?
     public let bodyByteCount: Int

@@ -155,7 +155,8 @@ final class HAPConnection {
         let side = side(hapDirection(tcpDirection))
         side.tcpOffset += Int(clamping: byteCount)
         context.emit(.problem(CaptureProblem(.streamGap,
-            "\(info) \(side.direction): \(byteCount) bytes missing from the capture; analysis resumes after them")), packet)
+            "\(info) \(side.direction): \(byteCount) bytes missing from the capture; analysis resumes after them",
+            connection: info, direction: side.direction)), packet)
         if side.isEncrypted {
             if var decryptor = side.decryptor {
                 do {
@@ -429,11 +430,11 @@ final class HAPConnection {
 
     private func accessoryDatabase(_ message: HTTPMessage, packet: PacketInfo) {
         var database: AccessoryDatabase?
-        var failure: String?
+        var failure: DecodeError?
         do {
             database = try AccessoryDatabase(bytes: Array(message.body), limits: context.configuration.limits.json)
         } catch {
-            failure = error.description
+            failure = error
         }
         let previous = context.databases[databaseKey]
         if let database { context.databases[databaseKey] = database }
@@ -480,7 +481,8 @@ final class HAPConnection {
         do {
             return try decode(Array(message.body))
         } catch {
-            context.emit(.problem(CaptureProblem(.undecodableBody, "\(info): body of \(Self.startLine(message)) is not valid HAP JSON: \(error)")), packet)
+            context.emit(.problem(CaptureProblem(.undecodableBody, "\(info): body of \(Self.startLine(message)) is not valid HAP JSON: \(error)",
+                                                 connection: info, direction: message.kind == .request ? .controllerToAccessory : .accessoryToController)), packet)
             return nil
         }
     }
@@ -493,11 +495,12 @@ final class HAPConnection {
     private func reportDiscarded(_ discarded: HTTPDiscardedBytes, side: DirectionState, packet: PacketInfo) {
         guard discarded.reason != .emptyLines else { return }
         context.emit(.problem(CaptureProblem(.undecodableHTTP,
-            "\(info) \(side.direction): \(discarded.range.count) bytes at stream offset \(discarded.range.lowerBound) skipped (\(discarded.reason))")), packet)
+            "\(info) \(side.direction): \(discarded.range.count) bytes at stream offset \(discarded.range.lowerBound) skipped (\(discarded.reason))",
+            connection: info, direction: side.direction)), packet)
     }
 
     private func reportHTTPError(_ error: String, side: DirectionState, packet: PacketInfo) {
-        context.emit(.problem(CaptureProblem(.undecodableHTTP, "\(info) \(side.direction): \(error)")), packet)
+        context.emit(.problem(CaptureProblem(.undecodableHTTP, "\(info) \(side.direction): \(error)", connection: info, direction: side.direction)), packet)
     }
 
     // MARK: Closing

@@ -45,8 +45,10 @@ public struct PairingCheck: Sendable, Hashable, CustomStringConvertible {
         case notChecked(String)
     }
 
-    /// A stable name: `srp-controller-proof`, `srp-accessory-proof`, `m5-signature`,
-    /// `m6-signature`, `m2-signature`, `m3-signature`, `m2-decryption`, … .
+    /// A stable name: `srp-controller-proof`, `srp-accessory-proof`; for each encrypted step N
+    /// (M2, M3 of pair-verify; M5, M6 of pair-setup) `mN-decryption` (the sub-TLV does not open
+    /// with the logged secret), `mN-sub-tlv` (it opens but lacks an item) and `mN-signature` (the
+    /// Ed25519 signature itself).
     public let name: String
     public let outcome: Outcome
     public let detail: String
@@ -126,4 +128,11 @@ public struct PairingExchangeEvent: Sendable {
     }
 
     public var succeeded: Bool { outcome == .succeeded }
+
+    /// A pair-setup with the Transient flag and without MFi authentication: it ends at M4, keys a
+    /// session from SRP K and stores no pairing (PROTOCOL §2.5; ADK ignores the flag with
+    /// PairSetupWithAuth).
+    public var isTransientSetup: Bool {
+        procedure == .pairSetup && flags?.contains(.transient) == true && method != .pairSetupWithAuth
+    }
 }

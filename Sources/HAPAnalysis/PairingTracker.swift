@@ -222,7 +222,8 @@ struct PairingTracker {
     /// Opens the M5 or M6 sub-TLV with the key derived from K, learns the identity and long-term
     /// key it carries and checks the signature over it.
     private mutating func openSetupSubTLV(_ encrypted: [UInt8]?, _ step: PairingMessage, context: AnalysisContext) -> PairingSubTLV? {
-        let check = step == .pairSetupM5 ? "m5-signature" : "m6-signature"
+        let name = step == .pairSetupM5 ? "m5" : "m6"
+        let check = name + "-signature"
         guard let encrypted else { return nil }
         guard let k = exchange?.sessionKey else {
             exchange?.checks.append(PairingCheck(name: check, outcome: .notChecked("no PAIR_SETUP_SESSION_KEY"), detail: ""))
@@ -231,12 +232,12 @@ struct PairingTracker {
         guard let keys = try? PairSetupKeys(srpSessionKey: k, encoding: exchange?.sessionKeyEncoding ?? .full),
               let plaintext = try? PairingEncryptedData.open(encrypted.span.bytes, of: step, key: keys.encryptionKey)
         else {
-            exchange?.checks.append(PairingCheck(name: check, outcome: .failed, detail: "\(step) does not decrypt with the key derived from the logged K"))
+            exchange?.checks.append(PairingCheck(name: name + "-decryption", outcome: .failed, detail: "\(step) does not decrypt with the key derived from the logged K"))
             return nil
         }
         let inner = Self.decodeSubTLV(plaintext, step == .pairSetupM5 ? .pairSetupM5 : .pairSetupM6)
         guard let inner, let id = inner.identifier?.string, let ltpkBytes = inner.publicKey, let signature = inner.signature else {
-            exchange?.checks.append(PairingCheck(name: check, outcome: .failed, detail: "\(step) sub-TLV lacks Identifier, PublicKey or Signature"))
+            exchange?.checks.append(PairingCheck(name: name + "-sub-tlv", outcome: .failed, detail: "\(step) sub-TLV lacks Identifier, PublicKey or Signature"))
             return inner
         }
         let signed: PairingSignedInfo?
@@ -291,7 +292,8 @@ struct PairingTracker {
     }
 
     private mutating func openVerifySubTLV(_ encrypted: [UInt8]?, _ step: PairingMessage, context: AnalysisContext) -> PairingSubTLV? {
-        let check = step == .pairVerifyM2 ? "m2-signature" : "m3-signature"
+        let name = step == .pairVerifyM2 ? "m2" : "m3"
+        let check = name + "-signature"
         guard let encrypted else { return nil }
         guard let keys = exchange?.secrets?.pairVerifyKeys else {
             let reason = exchange?.secrets == nil ? "no key-log entry for this pair-verify" : "the key log has session keys but no shared secret"
@@ -299,14 +301,14 @@ struct PairingTracker {
             return nil
         }
         guard let plaintext = try? PairingEncryptedData.open(encrypted.span.bytes, of: step, key: keys.encryptionKey) else {
-            exchange?.checks.append(PairingCheck(name: check, outcome: .failed, detail: "\(step) does not decrypt with the logged shared secret"))
+            exchange?.checks.append(PairingCheck(name: name + "-decryption", outcome: .failed, detail: "\(step) does not decrypt with the logged shared secret"))
             return nil
         }
         let inner = Self.decodeSubTLV(plaintext, step == .pairVerifyM2 ? .pairVerifyM2 : .pairVerifyM3)
         guard let inner, let id = inner.identifier?.string, let signature = inner.signature,
               let controllerKey = exchange?.controllerEphemeralKey, let accessoryKey = exchange?.accessoryEphemeralKey
         else {
-            exchange?.checks.append(PairingCheck(name: check, outcome: .failed, detail: "\(step) sub-TLV lacks Identifier or Signature"))
+            exchange?.checks.append(PairingCheck(name: name + "-sub-tlv", outcome: .failed, detail: "\(step) sub-TLV lacks Identifier or Signature"))
             return inner
         }
         let idBytes = Array(id.utf8)
