@@ -40,6 +40,9 @@ struct CaptureGenerator {
     }
 
     static let startTime = Timestamp(seconds: 1_735_689_600, nanoseconds: 0)
+    /// Every accessory listens on HAP's customary port, each on its own address, so that
+    /// `tshark -d tcp.port==51826,http` decodes all of them.
+    static let accessoryPort: UInt16 = 51_826
 
     let configuration: Configuration
 
@@ -51,7 +54,7 @@ struct CaptureGenerator {
 
         var accessories: [GeneratedAccessory] = []
         for index in 0..<configuration.accessoryCount {
-            let endpoint = GeneratedEndpoint(address: 0x0A00_0100 + UInt32(index + 10), port: UInt16(random.int(in: 40_000...59_999)))
+            let endpoint = GeneratedEndpoint(address: 0x0A00_0100 + UInt32(index + 10), port: Self.accessoryPort)
             let accessory = try GeneratedAccessory(index: index, endpoint: endpoint, random: &random)
             accessories.append(accessory)
             keyLog.add("ACCESSORY_LTPK", accessory.deviceID, Hex.encode(accessory.longTermKey.publicKey.bytes))
