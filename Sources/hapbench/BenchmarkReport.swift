@@ -92,7 +92,7 @@ struct BenchmarkReport: Codable {
         }
         if !memory.isEmpty {
             lines.append("")
-            lines.append("peak memory (child processes, getrusage):")
+            lines.append("peak memory (child processes, their own VmHWM):")
             for figure in memory {
                 lines.append("  \(figure.name.padding(24)) \(Self.format(Double(figure.captureBytes) / 1e6, 1).leftPadding(8)) MB capture  "
                     + "\(Self.format(Double(figure.peakResidentBytes) / 1_048_576, 1).leftPadding(8)) MiB RSS  "

@@ -27,8 +27,11 @@ enum Command {
 
     static let analyze = CommandSpec(
         name: "analyze", summary: "analyse one capture with its key log (the suite runs this in a child process)",
-        usage: "[--plain] FILE",
-        options: [OptionSpec(["--plain"], help: "only read the packets with libpcap, as the suite's baseline does")],
+        usage: "[--plain] [--peak-memory-to FILE] FILE",
+        options: [
+            OptionSpec(["--plain"], help: "only read the packets with libpcap, as the suite's baseline does"),
+            OptionSpec(["--peak-memory-to"], .value(name: "FILE"), help: "write this process's peak resident bytes (VmHWM) to FILE"),
+        ],
         positionalName: "capture", maximumPositionals: 1)
 
     static let exportCorpus = CommandSpec(
@@ -104,6 +107,9 @@ func main() throws -> Int32 {
             print("\(tally.packets) packets, \(tally.events) events, \(tally.httpMessages) HTTP messages, "
                 + "\(tally.decryptedSessions)/\(tally.sessions) sessions decrypted, \(tally.problemCount) problems")
             for problem in tally.firstProblems { print("  \(problem)") }
+        }
+        if let resultPath = parsed.value("--peak-memory-to") {
+            try writeText("\(ChildProcess.peakResidentBytesOfThisProcess ?? 0)\n", to: resultPath)
         }
     case "export-corpus":
         guard let directory = parsed.positionals.first else {
