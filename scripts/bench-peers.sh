@@ -6,18 +6,20 @@
 #     over hapbench's TLV8 corpus,
 # and prints hapscope's ratio to each. docs/benchmarks.md explains the figures.
 #
-# usage: scripts/bench-peers.sh [--size 300MB] [--rounds 3]
+# usage: scripts/bench-peers.sh [--size 300MB] [--rounds 3] [--tlv8-only]
 # Needs tshark and python3.11 (with venv and pip); the Python peers are installed from PyPI
 # into .build/bench-peers-venv (git-ignored) on the first run.
 set -euo pipefail
 
 size=300MB
 rounds=3
+capture_pass=yes
 while [ $# -gt 0 ]; do
     case "$1" in
         --size) size="$2"; shift 2 ;;
         --rounds) rounds="$2"; shift 2 ;;
-        *) echo "usage: $0 [--size 300MB] [--rounds 3]" >&2; exit 2 ;;
+        --tlv8-only) capture_pass=no; shift ;;
+        *) echo "usage: $0 [--size 300MB] [--rounds 3] [--tlv8-only]" >&2; exit 2 ;;
     esac
 done
 
@@ -50,14 +52,18 @@ timed() {
     cat "$work/time.txt"
 }
 
-echo "== capture pipeline: $capture ($capture_bytes bytes), $rounds interleaved rounds" >&2
-: > "$work/pipeline.txt"
-for round in $(seq "$rounds"); do
-    echo "round $round" >&2
-    echo "hapscope $(timed "$hapbench" analyze "$capture")" >> "$work/pipeline.txt"
-    echo "tshark-plain $(timed tshark -n -r "$capture")" >> "$work/pipeline.txt"
-    echo "tshark-http $(timed tshark -n -r "$capture" -d tcp.port==51826,http -Y http -T fields -e http.request.uri)" >> "$work/pipeline.txt"
-done
+if [ "$capture_pass" = yes ]; then
+    echo "== capture pipeline: $capture ($capture_bytes bytes), $rounds interleaved rounds" >&2
+    : > "$work/pipeline.txt"
+    for round in $(seq "$rounds"); do
+        echo "round $round" >&2
+        echo "hapscope $(timed "$hapbench" analyze "$capture")" >> "$work/pipeline.txt"
+        echo "tshark-plain $(timed tshark -n -r "$capture")" >> "$work/pipeline.txt"
+        echo "tshark-http $(timed tshark -n -r "$capture" -d tcp.port==51826,http -Y http -T fields -e http.request.uri)" >> "$work/pipeline.txt"
+    done
+else
+    echo "== capture pipeline skipped: the figures below are from the last full run" >&2
+fi
 
 echo "== TLV8 decoding: hapbench and the Python decoders, interleaved" >&2
 : > "$work/tlv8-python.txt"

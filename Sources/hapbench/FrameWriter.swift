@@ -5,16 +5,6 @@ import Packets
 struct GeneratedEndpoint: Hashable {
     let address: UInt32
     let port: UInt16
-
-    /// Locally administered MAC address derived from the IPv4 address, so every host keeps one.
-    var macAddress: [UInt8] {
-        [0x02, 0x68, UInt8(address >> 24), UInt8(truncatingIfNeeded: address >> 16),
-         UInt8(truncatingIfNeeded: address >> 8), UInt8(truncatingIfNeeded: address)]
-    }
-
-    var dottedAddress: String {
-        "\(address >> 24).\((address >> 16) & 0xFF).\((address >> 8) & 0xFF).\(address & 0xFF)"
-    }
 }
 
 /// TCP header flags the generator sets (RFC 9293 §3.1).
@@ -117,8 +107,8 @@ final class FrameWriter {
         let identification = self.identification
         self.identification &+= 1
         frame.withUnsafeMutableBytes { buffer in
-            let destinationMAC = Self.isMulticast(destination.address) ? Self.multicastMAC(destination.address) : destination.macAddress
-            for (index, byte) in (destinationMAC + source.macAddress).enumerated() { buffer[index] = byte }
+            Self.storeMAC(of: destination.address, into: buffer, at: 0)
+            Self.storeMAC(of: source.address, into: buffer, at: 6)
             buffer.storeBytes(of: UInt16(0x0800).bigEndian, toByteOffset: 12, as: UInt16.self)
             let ip = UnsafeMutableRawBufferPointer(rebasing: buffer[Self.ethernetHeaderLength..<(Self.ethernetHeaderLength + Self.ipv4HeaderLength)])
             ip[0] = 0x45
@@ -161,9 +151,13 @@ final class FrameWriter {
 
     static func isMulticast(_ address: UInt32) -> Bool { address >> 28 == 0xE }
 
-    /// RFC 1112 §6.4: 01:00:5E followed by the low 23 bits of the group address.
-    private static func multicastMAC(_ address: UInt32) -> [UInt8] {
-        [0x01, 0x00, 0x5E, UInt8((address >> 16) & 0x7F), UInt8(truncatingIfNeeded: address >> 8), UInt8(truncatingIfNeeded: address)]
+    /// The MAC address of a host: 02:68 (locally administered) followed by its IPv4 address;
+    /// for a multicast group, 01:00:5E and the group's low 23 bits (RFC 1112 §6.4).
+    private static func storeMAC(of address: UInt32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
+        let prefix: UInt16 = isMulticast(address) ? 0x0100 : 0x0268
+        let suffix = isMulticast(address) ? 0x5E00_0000 | (address & 0x007F_FFFF) : address
+        buffer.storeBytes(of: prefix.bigEndian, toByteOffset: offset, as: UInt16.self)
+        buffer.storeBytes(of: suffix.bigEndian, toByteOffset: offset + 2, as: UInt32.self)
     }
 }
 

@@ -64,6 +64,12 @@ func main() throws -> Int32 {
     } ?? Command.run
     if arguments.contains("--help") || arguments.contains("-h") {
         print(HelpFormatter.help(for: command, program: "hapbench"))
+        if command.name == Command.run.name {
+            print("\nother commands:")
+            for other in Command.all where other.name != Command.run.name {
+                print("  hapbench \(other.name) \(other.usage)\n      \(other.summary)")
+            }
+        }
         return 0
     }
     let parsed: ParsedArguments
@@ -138,6 +144,9 @@ func main() throws -> Int32 {
 
 do {
     exit(try main())
+} catch let error as UsageError {
+    standardError("hapbench: \(error)")
+    exit(2)
 } catch {
     standardError("hapbench: \(error)")
     exit(1)

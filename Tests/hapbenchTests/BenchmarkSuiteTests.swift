@@ -47,6 +47,27 @@ struct BenchmarkSuiteTests {
         #expect(report.ratios.allSatisfy { $0.measured.unitsPerSecond > 0 && $0.baseline.unit == "frame" })
     }
 
+    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25")
+    func quickPipelineRunComparesWithTheLibpcapLoop() throws {
+        let directory = NSTemporaryDirectory() + "hapbench-pipeline-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = BenchmarkSuite.Options()
+        options.quick = true
+        options.filter = "pipeline"
+        options.captureDirectory = directory
+        options.captureByteCount = 200_000
+        options.childExecutable = nil
+        let report = try BenchmarkSuite(options: options).run()
+        let ratio = try #require(report.ratios.first)
+        #expect(report.ratios.count == 1)
+        #expect(ratio.name == "pipeline.analysis/libpcap-loop" && ratio.target == 0.25)
+        #expect(ratio.measured.unit == "packet" && ratio.measured.unitsPerSecond > 0)
+        #expect(ratio.value > 0 && ratio.value < 1)
+        #expect(report.captures.map(\.kind) == ["hap"])
+        let root = try JSONDocument(bytes: Array(try report.json())).root
+        #expect(member("captures", of: root)?.arrayValue?.count == 1)
+    }
+
     @Test("the pair-verify check and the SRP proofs succeed on their benchmark material")
     func cryptoMaterialVerifies() throws {
         let pairVerify = try PairVerifyMaterial()
