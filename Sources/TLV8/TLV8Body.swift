@@ -23,8 +23,10 @@ public struct TLV8Body: Sendable, Hashable {
     /// `tlv8`) at the first problem a strict reader rejects (see `TLV8Reader.next()`).
     public init(parsing cursor: inout ByteCursor, limits: TLV8Limits = .default) throws(DecodeError) {
         let offset = cursor.offset
-        var reader = TLV8Reader(cursor.readRemaining(), baseOffset: offset, limits: limits)
+        let bytes = cursor.readRemaining()
+        var reader = TLV8Reader(bytes, baseOffset: offset, limits: limits)
         var items: [TLV8Item] = []
+        items.reserveCapacity(Self.itemCapacity(bytes, limits: limits))
         while let element = try reader.next() {
             items.append(TLV8Item(element))
         }
@@ -35,13 +37,28 @@ public struct TLV8Body: Sendable, Hashable {
     /// read and recording each problem in `diagnostics` (see `TLV8Reader.next(recordingInto:)`).
     public init(parsingLeniently cursor: inout ByteCursor, limits: TLV8Limits = .default) {
         let offset = cursor.offset
-        var reader = TLV8Reader(cursor.readRemaining(), baseOffset: offset, limits: limits)
+        let bytes = cursor.readRemaining()
+        var reader = TLV8Reader(bytes, baseOffset: offset, limits: limits)
         var items: [TLV8Item] = []
+        items.reserveCapacity(Self.itemCapacity(bytes, limits: limits))
         var diagnostics: [TLV8Diagnostic] = []
         while let element = reader.next(recordingInto: &diagnostics) {
             items.append(TLV8Item(element))
         }
         self.init(items: items, diagnostics: diagnostics, offset: offset)
+    }
+
+    /// An upper bound on the items a read of `bytes` yields: the fragment headers, skipped by
+    /// their lengths without checking anything else. Reserving it allocates `items` once instead
+    /// of growing it item by item, which cost two reallocations for a three-item body.
+    private static func itemCapacity(_ bytes: RawSpan, limits: TLV8Limits) -> Int {
+        var position = 0
+        var headers = 0
+        while position + 1 < bytes.byteCount, headers < limits.maximumItemCount {
+            position += 2 + Int(bytes.unsafeLoad(fromByteOffset: position + 1, as: UInt8.self))
+            headers += 1
+        }
+        return headers
     }
 
     /// The first item of `type`.

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The whole analysis against a plain libpcap read loop over the same generated capture, and
+/// the peak memory of each, measured in child processes, at two capture sizes and on the
+/// adversarial capture.
+struct PipelineBenchmarks {
+    /// Where generated captures are kept between runs (same seed and size give the same bytes).
+    let captureDirectory: String
+    /// The size the timed comparison runs on; memory is also measured at a third of it.
+    let captureByteCount: Int
+    /// hapbench itself, to run the analysis in a child process for its peak memory; nil skips
+    /// the memory figures (a test runner hosting the suite is not hapbench).
+    let childExecutable: String?
+
+    /// Bumped whenever the generators' output changes, so stale captures are not reused.
+    static let generatorVersion = 1
+
+    struct Results {
+        var ratios: [Ratio] = []
+        var memory: [MemoryFigure] = []
+        var captures: [CaptureRecord] = []
+    }
+
+    func run(settings: RunSettings, filter: BenchmarkFilter) throws -> Results {
+        var results = Results()
+        let primary = try capture(byteCount: captureByteCount, adversarial: false, into: &results)
+        if filter.includes("pipeline.analysis") {
+            let packets = try CaptureAnalysis.countPackets(primary).packets
+            let keyLog = try CaptureAnalysis.keyLog(forCapture: primary)
+            let size = try fileSize(primary)
+            let analysis = Benchmark(
+                name: "pipeline.analysis", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
+                prepare: { readIntoPageCache(primary) }
+            ) { count in
+                var total = 0
+                for _ in 0..<count { total &+= (try? CaptureAnalysis.run(primary, keyLog: keyLog).events) ?? 0 }
+                return total
+            }
+            let loop = Benchmark(
+                name: "pipeline.libpcap-loop", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
+                prepare: { readIntoPageCache(primary) }
+            ) { count in
+                var total = 0
+                for _ in 0..<count { total &+= (try? CaptureAnalysis.countPackets(primary).bytes) ?? 0 }
+                return total
+            }
+            // One pass per round: a pass over 300 MB takes seconds, so five rounds are plenty.
+            let whole = RunSettings(rounds: min(settings.rounds, 5), iterationScale: 1)
+            results.ratios.append(BenchmarkRunner.compare(
+                analysis, against: loop, settings: whole, target: 0.25, name: "pipeline.analysis/libpcap-loop",
+                meaning: "MB/s of the full analysis (reassembly, HTTP, TLV8, JSON, decryption, events) vs reading the same file with pcap_next_ex"))
+        }
+        guard filter.includes("memory"), let childExecutable else { return results }
+        let secondary = try capture(byteCount: captureByteCount / 3, adversarial: false, into: &results)
+        for path in [secondary, primary] {
+            readIntoPageCache(path)
+            results.memory.append(try memoryFigure("memory.analysis", path: path, arguments: ["analyze", path], childExecutable))
+            readIntoPageCache(path)
+            results.memory.append(try memoryFigure("memory.libpcap-loop", path: path, arguments: ["analyze", "--plain", path], childExecutable))
+        }
+        for byteCount in [captureByteCount / 3, captureByteCount] {
+            let path = try capture(byteCount: byteCount, adversarial: true, into: &results)
+            readIntoPageCache(path)
+            results.memory.append(try memoryFigure("memory.adversarial", path: path, arguments: ["analyze", path], childExecutable))
+        }
+        return results
+    }
+
+    private func memoryFigure(_ name: String, path: String, arguments: [String], _ executable: String) throws -> MemoryFigure {
+        let resultPath = "\(captureDirectory)/child-peak-memory.txt"
+        let usage = try ChildProcess.run(executable, arguments + ["--peak-memory-to", resultPath])
+        guard usage.exitStatus == 0 else { throw BenchmarkFailure("\(executable) \(arguments.joined(separator: " ")) exited with \(usage.exitStatus)") }
+        guard let peak = Int(try readText(resultPath).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw BenchmarkFailure("\(executable) did not report its peak memory")
+        }
+        let size = try fileSize(path)
+        return MemoryFigure(
+            name: name, captureBytes: size, peakResidentBytes: peak, wallSeconds: usage.wallSeconds,
+            megabytesPerSecond: Double(size) / usage.wallSeconds / 1e6)
+    }
+
+    /// The generated capture of `byteCount` bytes, written now unless an earlier run left it.
+    private func capture(byteCount: Int, adversarial: Bool, into results: inout Results) throws -> String {
+        try FileManager.default.createDirectory(atPath: captureDirectory, withIntermediateDirectories: true)
+        let kind = adversarial ? "adversarial" : "hap"
+        let path = "\(captureDirectory)/\(kind)-v\(Self.generatorVersion)-\(byteCount).pcap"
+        let keyLogPath = CaptureGenerator.keyLogPath(forCapture: path)
+        let complete = FileManager.default.fileExists(atPath: path) && (adversarial || FileManager.default.fileExists(atPath: keyLogPath))
+        var record = CaptureRecord(kind: kind, path: path, bytes: 0, packets: 0, connections: 0, generatedSeconds: nil)
+        if !complete {
+            let clock = ContinuousClock()
+            let start = clock.now
+            if adversarial {
+                let summary = try AdversarialCaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
+                (record.packets, record.connections) = (summary.packets, summary.connections)
+            } else {
+                let summary = try CaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
+                (record.packets, record.connections) = (summary.packets, summary.connections)
+            }
+            record.generatedSeconds = (clock.now - start).seconds
+        }
+        record.bytes = try fileSize(path)
+        results.captures.append(record)
+        return path
+    }
+}
+
+/// Peak memory of one child process over one capture.
+struct MemoryFigure: Codable {
+    let name: String
+    let captureBytes: Int
+    let peakResidentBytes: Int
+    let wallSeconds: Double
+    let megabytesPerSecond: Double
+}
+
+/// A capture the suite ran on.
+struct CaptureRecord: Codable {
+    let kind: String
+    let path: String
+    var bytes: Int
+    /// Zero when the capture was reused from an earlier run.
+    var packets: Int
+    var connections: Int
+    /// How long generating it took; nil when it was reused.
+    var generatedSeconds: Double?
+}
+
+func fileSize(_ path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.size] as? NSNumber)?.intValue ?? 0
+}
+
+/// Reads a file once so that the timed run that follows reads memory, not the disk: the kernel
+/// evicts capture pages that sat idle for about a minute (BENCHMARKING.md).
+func readIntoPageCache(_ path: String) {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return }
+    defer { try? handle.close() }
+    while let chunk = try? handle.read(upToCount: 1 << 22), !chunk.isEmpty {}
+}

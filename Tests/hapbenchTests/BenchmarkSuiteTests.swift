@@ -1,0 +1,98 @@
+import Foundation
+import HAPJSON
+import Testing
+@testable import hapbench
+
+@Suite("The benchmark suite")
+struct BenchmarkSuiteTests {
+    /// Runs the quick suite on a subset and parses its JSON report back with HAPJSON.
+    private func quickReport(filter: String) throws -> (BenchmarkReport, JSONValue) {
+        var options = BenchmarkSuite.Options()
+        options.quick = true
+        options.filter = filter
+        options.childExecutable = nil
+        let report = try BenchmarkSuite(options: options).run()
+        let document = try JSONDocument(bytes: Array(try report.json()))
+        return (report, document.root)
+    }
+
+    private func member(_ key: String, of value: JSONValue) -> JSONValue? {
+        value.objectValue?.first { $0.key == key }?.value
+    }
+
+    @Test("a quick TLV8 run reports every corpus message against memcpy, as JSON that HAPJSON reads")
+    func quickTLV8RunEmitsValidJSON() throws {
+        let (report, root) = try quickReport(filter: "tlv8.decode.reader")
+        #expect(report.mode == "quick")
+        let ratios = try #require(member("ratios", of: root)?.arrayValue)
+        #expect(ratios.count == TLV8CorpusMessage.all.count)
+        for ratio in ratios {
+            let name = try #require(member("name", of: ratio)?.stringValue)
+            #expect(name.hasPrefix("tlv8.decode.reader.") && name.hasSuffix("/memcpy"))
+            let value = try #require(member("value", of: ratio)?.numberValue?.doubleValue)
+            #expect(value > 0)
+            let measured = try #require(member("measured", of: ratio))
+            #expect(member("megabytes_per_second", of: measured)?.numberValue?.doubleValue ?? 0 > 0)
+            #expect(member("round_seconds", of: measured)?.arrayValue?.count == RunSettings.quick.rounds)
+        }
+        #expect(member("cpu", of: try #require(member("machine", of: root)))?.stringValue?.isEmpty == false)
+    }
+
+    @Test("a quick crypto run compares frame decryption with libsodium and states the 0.90 target")
+    func quickCryptoRunStatesTargets() throws {
+        let (report, _) = try quickReport(filter: "crypto.frame-decrypt.1024")
+        let names = report.ratios.map(\.name)
+        #expect(names == ["crypto.frame-decrypt.1024/libsodium", "crypto.frame-decrypt.1024.segmented/libsodium"])
+        #expect(report.ratios.first?.target == 0.90)
+        #expect(report.ratios.allSatisfy { $0.measured.unitsPerSecond > 0 && $0.baseline.unit == "frame" })
+    }
+
+    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25")
+    func quickPipelineRunComparesWithTheLibpcapLoop() throws {
+        let directory = NSTemporaryDirectory() + "hapbench-pipeline-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = BenchmarkSuite.Options()
+        options.quick = true
+        options.filter = "pipeline"
+        options.captureDirectory = directory
+        options.captureByteCount = 200_000
+        options.childExecutable = nil
+        let report = try BenchmarkSuite(options: options).run()
+        let ratio = try #require(report.ratios.first)
+        #expect(report.ratios.count == 1)
+        #expect(ratio.name == "pipeline.analysis/libpcap-loop" && ratio.target == 0.25)
+        #expect(ratio.measured.unit == "packet" && ratio.measured.unitsPerSecond > 0)
+        #expect(ratio.value > 0 && ratio.value < 1)
+        #expect(report.captures.map(\.kind) == ["hap"])
+        let root = try JSONDocument(bytes: Array(try report.json())).root
+        #expect(member("captures", of: root)?.arrayValue?.count == 1)
+    }
+
+    @Test("the pair-verify check and the SRP proofs succeed on their benchmark material")
+    func cryptoMaterialVerifies() throws {
+        let pairVerify = try PairVerifyMaterial()
+        #expect(pairVerify.checkBenchmark().run(3) == 3)
+        let srp = try SRPMaterial()
+        #expect(srp.matchBenchmark().run(2) == 4)
+    }
+
+    @Test("the embedded TLV8 corpus is byte for byte the TLV8 tests' corpus files")
+    func corpusMatchesTheFixtures() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("TLV8Tests/Fixtures")
+        for message in TLV8CorpusMessage.all {
+            let file = try Data(contentsOf: fixtures.appendingPathComponent("\(message.name).tlv8"))
+            #expect(Array(file) == message.bytes, "\(message.name)")
+        }
+    }
+
+    @Test("sizes are read in decimal and binary units, and nonsense is refused")
+    func sizesParse() throws {
+        #expect(try parseSize("300MB") == 300_000_000)
+        #expect(try parseSize("64MiB") == 67_108_864)
+        #expect(try parseSize("1.5GB") == 1_500_000_000)
+        #expect(try parseSize("4096") == 4_096)
+        #expect(throws: (any Error).self) { try parseSize("lots") }
+        #expect(throws: (any Error).self) { try parseSize("-3MB") }
+    }
+}
