@@ -122,7 +122,7 @@ extension HTMLReportBuilder {
         static let width = 560.0
         static let height = 168.0
         static let left = 64.0
-        static let right = 546.0
+        static let right = 528.0
         static let top = 12.0
         static let bottom = 134.0
     }
