@@ -207,6 +207,14 @@ import Testing
 
     // MARK: Limits
 
+    @Test func shortListsAreCutToTheirLimitToo() throws {
+        let html = try report("bridge", limits: HTMLReportLimits(discoveryInstances: 0, itemsPerList: 3))
+        #expect(html.contains("3 characteristics not shown: the report lists the first 3."), "Accessory Information has six")
+        #expect(html.contains(#"<span class="chip same">+6 more</span>"#), "the TXT record has nine keys")
+        #expect(html.contains("7 advertisements of further instances not shown: the report explains the first 0 instances."))
+        #expect(!html.contains("setup hash 6078bf94"), "no instance table")
+    }
+
     @Test func longTextFromTheCaptureIsClippedWithWhatWasLeftOut() throws {
         let limits = HTMLReportLimits(textCharacters: 10)
         #expect(limits.clipped("Desk Lamp") == "Desk Lamp")

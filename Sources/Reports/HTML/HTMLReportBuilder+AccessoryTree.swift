@@ -30,14 +30,18 @@ extension HTMLReportBuilder {
                 html.markup("<ul>")
                 for change in diff.changes.prefix(limits.itemsPerList) { html.element("li", text: limits.clipped(Self.describe(change))) }
                 html.markup("</ul>")
+                html.omissionNote(diff.changes.count - limits.itemsPerList, "change", "changes", reason: listReason)
             }
         }
         if !database.diagnostics.isEmpty {
             html.element("details") { html in
                 html.element("summary", ["class": "warn"], text: "\(HTMLFormat.count(database.diagnostics.count, "note")) from decoding the database")
                 html.markup("<ul>")
-                for diagnostic in database.diagnostics.prefix(limits.itemsPerList) { html.element("li", text: limits.clipped(diagnostic.description)) }
+                for diagnostic in database.diagnostics.prefix(limits.itemsPerList) {
+                    html.element("li", text: limits.clipped(diagnostic.description))
+                }
                 html.markup("</ul>")
+                html.omissionNote(database.diagnostics.count - limits.itemsPerList, "note", "notes", reason: listReason)
             }
         }
         let unfolded = database.accessories.count <= limits.unfoldedTreeAccessories
@@ -48,9 +52,10 @@ extension HTMLReportBuilder {
                 .map { $0.name ?? $0.type.displayString }
             html.element("summary", text: limits.clipped("aid \(accessory.aid) · \(accessory.name ?? "unnamed")"
                 + (services.isEmpty ? "" : " · " + services.joined(separator: ", "))))
-            for service in accessory.services {
+            for service in accessory.services.prefix(limits.itemsPerList) {
                 writeService(service, aid: accessory.aid, device: device, &html)
             }
+            html.omissionNote(accessory.services.count - limits.itemsPerList, "service", "services", reason: listReason)
             html.close("details")
             html.markup("\n")
         }
@@ -81,7 +86,7 @@ extension HTMLReportBuilder {
             }
         }
         html.table(class: "characteristics", headers: ["iid", "Characteristic", "Format", "Unit", "Perms", "Value", "Seen in the capture", "Constraints"], numericColumns: [0]) { html in
-            for characteristic in service.characteristics {
+            for characteristic in service.characteristics.prefix(limits.itemsPerList) {
                 let id = CharacteristicID(aid: aid, iid: characteristic.iid)
                 html.markup("<tr>")
                 html.numberCell(String(characteristic.iid))
@@ -111,8 +116,13 @@ extension HTMLReportBuilder {
                 html.markup("</tr>\n")
             }
         }
+        html.omissionNote(service.characteristics.count - limits.itemsPerList, "characteristic", "characteristics", reason: listReason)
         html.close("details")
         html.markup("\n")
+    }
+
+    private var listReason: String {
+        "the report lists the first \(HTMLFormat.count(limits.itemsPerList))"
     }
 
     /// Protocol Information (`A2`), which carries the HAP version.

@@ -28,7 +28,7 @@ extension HTMLReportBuilder {
                     html.markup("<tr>")
                     html.packetCell(evidence.packet)
                     html.numberCell(evidence.time.map { HTMLFormat.offset(offset($0)) } ?? "—")
-                    html.element("td", ["class": "mono"], text: evidence.connection ?? "—")
+                    html.element("td", ["class": "mono wrap"], text: evidence.connection ?? "—")
                     html.cell(limits.clipped(evidence.detail))
                     html.markup("</tr>\n")
                 }

@@ -40,7 +40,7 @@ extension HTMLReportBuilder {
         let tallies = model.counts.pairingExchanges.values
         let pairingsSucceeded = tallies.reduce(0) { $0 + $1.succeeded }
         let pairingsTotal = tallies.reduce(0) { $0 + $1.succeeded + $1.failed + $1.incomplete }
-        let activity = model.counts.characteristicActivity.values.reduce(0, +)
+        let activity = [CharacteristicActivity.Kind.read, .write, .event].reduce(0) { $0 + (model.counts.characteristicActivity[$1] ?? 0) }
         var span = "—"
         if let first = summary?.firstPacketTime, let last = summary?.lastPacketTime { span = HTMLFormat.duration(last - first) }
         let worst = findings.map(\.severity).max()
@@ -58,7 +58,7 @@ extension HTMLReportBuilder {
         html.markup("<div class=\"cards\">\n")
         for card in cards {
             html.element("div", ["class": "card"]) { html in
-                html.element("div", ["class": "figure " + card.className], text: card.figure)
+                html.element("div", ["class": card.className.isEmpty ? "figure" : "figure " + card.className], text: card.figure)
                 html.element("div", ["class": "label"], text: card.label)
             }
         }

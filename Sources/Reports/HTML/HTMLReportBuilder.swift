@@ -9,6 +9,16 @@ import Packets
 /// reduced to what the report shows, bounded by `limits`, and the report says what was left out.
 /// The summary and the accessory tree come from a `CaptureModel` the builder feeds itself.
 ///
+/// ```swift
+/// let report = HTMLReportBuilder()
+/// let analyzer = CaptureAnalyzer(configuration: configuration) { event in
+///     report.consume(event)
+///     audit.consume(event)
+/// }
+/// analyzer.analyze(reader)
+/// let document = report.render(findings: findings, title: "bridge.pcap")
+/// ```
+///
 /// The document is deterministic for a given event stream: no wall clock, no randomness, every
 /// dictionary walked in a fixed order. Everything from the capture is escaped (`HTMLWriter`), and
 /// a Content-Security-Policy allows nothing but the document's own style sheet: no script, no fetch.
