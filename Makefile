@@ -3,7 +3,7 @@
 SWIFT        ?= swift
 BUILD_PACKAGES = libpcap-dev libsodium-dev pkg-config
 # What the tests drive besides the package itself.
-TEST_PACKAGES  = $(BUILD_PACKAGES) tshark
+TEST_PACKAGES  = $(BUILD_PACKAGES) tshark chromium
 DEMO_CAPTURE   = captures/bridge.pcap
 
 .PHONY: demo test build deps test-deps clean

@@ -60,7 +60,7 @@ let package = Package(
 
         // Consumers of the event stream.
         library("Audit", ["HAPAnalysis", "DNS", "HAPCrypto", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing"]),
-        library("Reports", ["HAPAnalysis", "Audit", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "Packets", "WireParsing"]),
+        library("Reports", ["HAPAnalysis", "Audit", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "Packets", "WireParsing"]),
 
         // The command line.
         library("ArgumentParsing"),
@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "hapbench",
-            dependencies: ["ArgumentParsing", "HAPAnalysis", "HAPCrypto", "TLV8", "Capture", "Packets", "CAllocationCounter"],
+            dependencies: ["ArgumentParsing", "HAPAnalysis", "HAPCrypto", "TLV8", "Capture", "Packets", "WireParsing", "CAllocationCounter"],
             swiftSettings: swiftSettings),
 
         // Tests mirror the modules.
@@ -88,7 +88,7 @@ let package = Package(
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
         tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets", "TCPReassembly"]),
         tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON", "Packets", "TLV8"]),
-        tests("ReportsTests", ["Reports", "HAPAnalysis", "Capture", "HAPJSON", "Packets"]),
+        tests("ReportsTests", ["Reports", "HAPAnalysis", "Capture", "HAPJSON", "HAPCrypto", "Packets"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
         tests("hapbenchTests", ["hapbench", "HAPJSON"]),
         // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).
