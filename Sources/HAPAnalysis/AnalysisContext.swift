@@ -10,8 +10,9 @@ final class AnalysisContext {
     /// (lower-cased: HAP compares identifiers without regard to case).
     var accessoryLTPKs: [String: [UInt8]] = [:]
     var controllerLTPKs: [String: [UInt8]] = [:]
-    /// The latest accessory database per accessory (device id, else the accessory endpoint).
-    var databases: [String: AccessoryDatabase] = [:]
+    /// The latest accessory database per accessory (device id, else the accessory endpoint), with
+    /// the body it was read from.
+    var databases: [String: (database: AccessoryDatabase, body: [UInt8])] = [:]
     var summary = InputSummary()
     /// The decrypted-capture export, when one is being written.
     let export: DecryptedCaptureExport?

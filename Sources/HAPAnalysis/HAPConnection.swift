@@ -103,7 +103,7 @@ final class HAPConnection {
         var parser = side.parser
         feed(&parser, side: side, packet: packet, encrypted: false) { parser, handle in
             try parser.feed(bytes) { event in
-                if side.encryptionStartOffset == nil { _ = handle(event) }
+                if side.encryptionStartOffset == nil { handle(event) }
             }
         }
         guard let switchedAt = side.encryptionStartOffset else {
@@ -123,16 +123,15 @@ final class HAPConnection {
     /// as the parser documents: report, then `resume` until it returns.
     private func feed(
         _ parser: inout HTTPStreamParser, side: DirectionState, packet: PacketInfo, encrypted: Bool,
-        _ body: (inout HTTPStreamParser, (HTTPStreamEvent) -> Bool) throws -> Void
+        _ body: (inout HTTPStreamParser, (HTTPStreamEvent) -> Void) throws -> Void
     ) {
-        let handle: (HTTPStreamEvent) -> Bool = { event in
+        // A local function, not a stored closure, so that passing it costs no allocation.
+        func handle(_ event: HTTPStreamEvent) {
             switch event {
             case .message(let message):
-                self.handleMessage(message, side: side, encrypted: encrypted && !side.parsingStrayPlaintext, packet: packet)
-                return true
+                handleMessage(message, side: side, encrypted: encrypted && !side.parsingStrayPlaintext, packet: packet)
             case .discarded(let discarded):
-                self.reportDiscarded(discarded, side: side, packet: packet)
-                return false
+                reportDiscarded(discarded, side: side, packet: packet)
             }
         }
         do {
@@ -142,7 +141,7 @@ final class HAPConnection {
             // Each resume parses held bytes onward, so this ends; the bound guards against a parser bug.
             for _ in 0..<1024 {
                 do {
-                    try parser.resume { _ = handle($0) }
+                    try parser.resume(handle)
                     break
                 } catch {
                     reportHTTPError(error.description, side: side, packet: packet)
@@ -173,7 +172,7 @@ final class HAPConnection {
         }
         var parser = side.parser
         feed(&parser, side: side, packet: packet, encrypted: false) { parser, handle in
-            try parser.skip(byteCount: byteCount) { _ = handle($0) }
+            try parser.skip(byteCount: byteCount, handle)
         }
         side.parser = parser
     }
@@ -181,7 +180,7 @@ final class HAPConnection {
     private func skipInner(side: DirectionState, packet: PacketInfo) {
         var parser = side.parser
         feed(&parser, side: side, packet: packet, encrypted: true) { parser, handle in
-            try parser.skip(byteCount: 1) { _ = handle($0) }
+            try parser.skip(byteCount: 1, handle)
         }
         side.parser = parser
     }
@@ -259,7 +258,7 @@ final class HAPConnection {
         side.marks.mark(side.parser.streamOffset, packet)
         var parser = side.parser
         feed(&parser, side: side, packet: packet, encrypted: true) { parser, handle in
-            try parser.feed(frame.plaintext) { _ = handle($0) }
+            try parser.feed(frame.plaintext, handle)
         }
         side.parser = parser
         side.marks.forget(before: parser.streamOffset)
@@ -313,14 +312,17 @@ final class HAPConnection {
         side.marks = StreamPacketMap()
         side.marks.mark(0, packet)
         feed(&parser, side: side, packet: packet, encrypted: false) { parser, handle in
-            try parser.feed(bytes) { _ = handle($0) }
-            try parser.finish { _ = handle($0) }
+            try parser.feed(bytes, handle)
+            try parser.finish(handle)
         }
         side.marks = marks
         side.parsingStrayPlaintext = false
     }
 
     private static func looksLikePlaintextHTTP(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // A frame's length field is little-endian and at most 0x0400 for any conforming frame, so
+        // its second byte is a control character; every plaintext start has a letter or `/` there.
+        guard bytes.count >= 2, bytes[1] >= 0x20 else { return false }
         for prefix in ["HTTP/1.", "EVENT/1.", "GET /", "PUT /", "POST /", "DELETE /"] {
             let utf8 = prefix.utf8
             if bytes.count >= utf8.count, zip(bytes, utf8).allSatisfy({ $0 == $1 }) { return true }
@@ -364,7 +366,7 @@ final class HAPConnection {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: target?.endpoint, direction: .controllerToAccessory, packet: packet)
         case .characteristics? where request.method == "PUT":
-            request.writes = decodeBody(message, packet: packet) { try CharacteristicWriteRequest(bytes: $0) }
+            request.writes = decodeBody(message, packet: packet, as: CharacteristicWriteRequest.self)
             if let writes = request.writes, let pid = writes.pid, let prepared = preparedWrite, prepared.pid == pid,
                packet.timestamp <= prepared.expires {
                 request.timedWrite = true
@@ -372,7 +374,7 @@ final class HAPConnection {
         case .characteristics?:
             request.readQuery = target?.characteristicQuery
         case .prepare?:
-            if let prepare = decodeBody(message, packet: packet, { try PrepareRequest(bytes: $0) }) {
+            if let prepare = decodeBody(message, packet: packet, as: PrepareRequest.self) {
                 // HAP: a timed write must follow its /prepare within `ttl` milliseconds.
                 let seconds = Int64(clamping: prepare.timeToLive / 1000 + 1)
                 preparedWrite = (prepare.pid, Timestamp(seconds: packet.timestamp.seconds &+ seconds, nanoseconds: packet.timestamp.nanoseconds))
@@ -392,7 +394,7 @@ final class HAPConnection {
         case .characteristics? where request.method == "PUT":
             writeResults(message, for: request, packet: packet)
         case .characteristics? where message.status == .ok || message.status == .multiStatus:
-            if let response = decodeBody(message, packet: packet, { try CharacteristicReadResponse(bytes: $0) }) {
+            if let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self) {
                 for entry in response.entries { activity(.read, entry.id, value: entry.value, status: entry.status, packet: packet) }
             }
         default:
@@ -401,7 +403,7 @@ final class HAPConnection {
     }
 
     private func handleEvent(_ message: HTTPMessage, packet: PacketInfo) {
-        guard let event = decodeBody(message, packet: packet, { try CharacteristicEvent(bytes: $0) }) else { return }
+        guard let event = decodeBody(message, packet: packet, as: CharacteristicEvent.self) else { return }
         for entry in event.entries { activity(.event, entry.id, value: entry.value, status: entry.status, packet: packet) }
     }
 
@@ -429,15 +431,25 @@ final class HAPConnection {
     private var databaseKey: String { deviceID ?? info.accessory.description }
 
     private func accessoryDatabase(_ message: HTTPMessage, packet: PacketInfo) {
+        let key = databaseKey
+        // Controllers fetch the database on every connection; an unchanged body is the database
+        // already known, so it is reported without being parsed and compared again.
+        if let known = context.databases[key], known.body.elementsEqual(message.body) {
+            context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
+                connection: info, deviceID: deviceID, database: known.database, error: nil,
+                diff: .unchanged, bodyByteCount: message.body.count)), packet)
+            return
+        }
         var database: AccessoryDatabase?
         var failure: DecodeError?
         do {
-            database = try AccessoryDatabase(bytes: Array(message.body), limits: context.configuration.limits.json)
+            var cursor = ByteCursor(message.bodySpan, layer: .json)
+            database = try AccessoryDatabase(parsing: &cursor, limits: context.configuration.limits.json)
         } catch {
             failure = error
         }
-        let previous = context.databases[databaseKey]
-        if let database { context.databases[databaseKey] = database }
+        let previous = context.databases[key]?.database
+        if let database { context.databases[key] = (database, Array(message.body)) }
         context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
             connection: info, deviceID: deviceID, database: database, error: failure,
             diff: database.flatMap { new in previous.map { AccessoryDatabaseDiff(from: $0, to: new) } },
@@ -447,7 +459,7 @@ final class HAPConnection {
     private func writeResults(_ message: HTTPMessage, for request: PendingRequest, packet: PacketInfo) {
         guard let writes = request.writes else { return }
         var statuses: [CharacteristicID: HAPStatus] = [:]
-        if message.status == .multiStatus, let response = decodeBody(message, packet: packet, { try CharacteristicWriteResponse(bytes: $0) }) {
+        if message.status == .multiStatus, let response = decodeBody(message, packet: packet, as: CharacteristicWriteResponse.self) {
             for entry in response.entries { statuses[entry.id] = entry.status }
         }
         let failedWhole = ![HTTPStatus.noContent, .multiStatus, .ok].contains(message.status)
@@ -466,7 +478,7 @@ final class HAPConnection {
         _ kind: CharacteristicActivity.Kind, _ id: CharacteristicID, value: JSONValue?, status: HAPStatus?,
         packet: PacketInfo, request: PendingRequest? = nil, answered: Bool = true
     ) {
-        let characteristic = context.databases[databaseKey]?.characteristic(id)
+        let characteristic = context.databases[databaseKey]?.database.characteristic(id)
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
         context.emit(.characteristic(CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type,
@@ -475,11 +487,12 @@ final class HAPConnection {
             timedWrite: request?.timedWrite ?? false, requestPacket: request?.packet, answered: answered)), packet)
     }
 
-    /// Decodes a JSON body, reporting a failure as a problem naming the packet.
-    private func decodeBody<Body>(_ message: HTTPMessage, packet: PacketInfo, _ decode: ([UInt8]) throws -> Body) -> Body? {
+    /// Decodes a JSON body in place, reporting a failure as a problem naming the packet.
+    private func decodeBody<Body: HAPJSONBody>(_ message: HTTPMessage, packet: PacketInfo, as _: Body.Type) -> Body? {
         guard !message.body.isEmpty else { return nil }
         do {
-            return try decode(Array(message.body))
+            var cursor = ByteCursor(message.bodySpan, layer: .json)
+            return try Body(parsing: &cursor, limits: context.configuration.limits.json)
         } catch {
             context.emit(.problem(CaptureProblem(.undecodableBody, "\(info): body of \(Self.startLine(message)) is not valid HAP JSON: \(error)",
                                                  connection: info, direction: message.kind == .request ? .controllerToAccessory : .accessoryToController)), packet)
@@ -510,7 +523,7 @@ final class HAPConnection {
         for side in sides where !side.isEncrypted || side.decryptor != nil {
             var parser = side.parser
             feed(&parser, side: side, packet: end, encrypted: side.isEncrypted) { parser, handle in
-                try parser.finish { _ = handle($0) }
+                try parser.finish(handle)
             }
             side.parser = parser
         }

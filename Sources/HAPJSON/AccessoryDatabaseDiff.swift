@@ -45,6 +45,13 @@ public struct AccessoryDatabaseDiff: Hashable, Sendable {
 
     public var isEmpty: Bool { changes.isEmpty }
 
+    /// No change: what a database compares as against itself.
+    public static let unchanged = AccessoryDatabaseDiff(changes: [])
+
+    private init(changes: [Change]) {
+        self.changes = changes
+    }
+
     public init(from old: AccessoryDatabase, to new: AccessoryDatabase) {
         changes = []
         let oldAccessories = Self.firstByID(old.accessories, id: \.aid)

@@ -14,4 +14,15 @@ public struct CharacteristicEvent: HAPJSONBody, Hashable {
         }
         diagnostics = recorder.inDocumentOrder
     }
+
+    /// Reads the common flat shape without a JSON tree when it can (`JSONReader.flatCharacteristicEntries`).
+    public init(parsing cursor: inout ByteCursor, limits: JSONLimits = JSONLimits()) throws(DecodeError) {
+        if let entries = JSONReader.flatCharacteristicEntries(in: cursor, limits: limits) {
+            self.entries = entries
+            diagnostics = []
+            _ = cursor.readRemaining()
+            return
+        }
+        self = try Self(document: JSONDocument(parsing: &cursor, limits: limits))
+    }
 }

@@ -17,4 +17,15 @@ public struct CharacteristicWriteResponse: HAPJSONBody, Hashable {
         recorder.checkStatusConsistency(entries, requireAll: true)
         diagnostics = recorder.inDocumentOrder
     }
+
+    /// Reads the common flat shape without a JSON tree when it can (`JSONReader.flatCharacteristicEntries`).
+    public init(parsing cursor: inout ByteCursor, limits: JSONLimits = JSONLimits()) throws(DecodeError) {
+        if let entries = JSONReader.flatCharacteristicEntries(in: cursor, limits: limits), entries.allSatisfy({ $0.status != nil }) {
+            self.entries = entries
+            diagnostics = []
+            _ = cursor.readRemaining()
+            return
+        }
+        self = try Self(document: JSONDocument(parsing: &cursor, limits: limits))
+    }
 }

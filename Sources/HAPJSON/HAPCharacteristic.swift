@@ -22,12 +22,19 @@ public struct HAPCharacteristic: Hashable, Sendable {
     public internal(set) var offset: Int
     /// The characteristic's index in its JSON array, for paths.
     let sourceIndex: Int
+    /// The catalogue's name of the type (`"Current Temperature"`); nil for types it does not know.
+    /// Looked up once: every event and write of the characteristic names it.
+    public private(set) var name: String?
+    /// The constraints its values must keep, worked out once from the metadata and the catalogue.
+    public private(set) var constraints: ValueConstraints
 
     init(iid: UInt64, type: HAPUUID, offset: Int, sourceIndex: Int) {
         self.iid = iid
         self.type = type
         self.offset = offset
         self.sourceIndex = sourceIndex
+        name = HAPCatalog.characteristic(type)?.name
+        constraints = ValueConstraints(metadata: CharacteristicMetadata(), type: type)
     }
 
     public subscript<Field>(dynamicMember field: KeyPath<CharacteristicMetadata, Field>) -> Field {
@@ -39,15 +46,6 @@ public struct HAPCharacteristic: Hashable, Sendable {
         HAPCatalog.characteristic(type)
     }
 
-    /// The catalogue's name of the type (`"Current Temperature"`); nil for types it does not know.
-    public var name: String? {
-        definition?.name
-    }
-
-    /// The constraints its values must keep.
-    public var constraints: ValueConstraints {
-        ValueConstraints(metadata: metadata, type: type)
-    }
 
     /// Decodes and checks a value of this characteristic, such as one from an event or a write.
     public func interpret(_ json: JSONValue) -> InterpretedValue {
@@ -96,6 +94,7 @@ public struct HAPCharacteristic: Hashable, Sendable {
         for (key, present) in [("perms", json["perms"] != nil), ("format", json["format"] != nil)] where !present {
             recorder.record(.missingField, .warning, json, path: path, "a characteristic needs \"\(key)\"", aid: aid, iid: iid)
         }
+        constraints = ValueConstraints(metadata: metadata, type: type)
         if let jsonValue {
             let interpreted = interpret(jsonValue)
             value = interpreted.value

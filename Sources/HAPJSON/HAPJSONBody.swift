@@ -5,6 +5,11 @@ public protocol HAPJSONBody: Sendable {
     /// Decodes a parsed body. Throws `DecodeError` with layer `hap-json` only when the body's
     /// shape leaves nothing to decode; smaller faults become diagnostics.
     init(document: JSONDocument) throws(DecodeError)
+
+    /// Parses and decodes a body filling the rest of the cursor; JSON errors have layer `json`.
+    /// A requirement, so that bodies with a faster path for their common shape use it also when
+    /// decoded generically.
+    init(parsing cursor: inout ByteCursor, limits: JSONLimits) throws(DecodeError)
 }
 
 extension HAPJSONBody {

@@ -57,10 +57,6 @@ struct JSONReader {
     init(limits: JSONLimits, baseOffset: Int) {
         self.limits = limits
         self.baseOffset = baseOffset
-        // Enough for a typical HAP body without regrowing; larger documents grow as needed.
-        openContainers.reserveCapacity(8)
-        elementStack.reserveCapacity(16)
-        memberStack.reserveCapacity(32)
     }
 
     /// An array or object whose closing bracket has not been read yet.
@@ -93,6 +89,10 @@ struct JSONReader {
     // MARK: Structure
 
     mutating func readDocument(_ bytes: RawSpan) throws(DecodeError) -> JSONValue {
+        // Enough for a typical HAP body without regrowing; larger documents grow as needed.
+        openContainers.reserveCapacity(8)
+        elementStack.reserveCapacity(16)
+        memberStack.reserveCapacity(32)
         let end = bytes.byteCount
         guard end <= limits.maximumDocumentSize else {
             throw limitExceeded("a document of at most \(limits.maximumDocumentSize) bytes", at: limits.maximumDocumentSize)
@@ -174,7 +174,7 @@ struct JSONReader {
         return value
     }
 
-    private mutating func countValue(at position: Int) throws(DecodeError) {
+    mutating func countValue(at position: Int) throws(DecodeError) {
         valueCount += 1
         guard valueCount <= limits.maximumValueCount else {
             throw limitExceeded("at most \(limits.maximumValueCount) values in a document", at: position)
@@ -254,7 +254,7 @@ struct JSONReader {
 
     // MARK: Scalars
 
-    private func skipWhitespace(_ bytes: RawSpan, _ position: inout Int) {
+    func skipWhitespace(_ bytes: RawSpan, _ position: inout Int) {
         while position < bytes.byteCount {
             switch Self.byte(bytes, position) {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
@@ -263,11 +263,11 @@ struct JSONReader {
         }
     }
 
-    private static let trueLiteral: [UInt8] = Array("true".utf8)
-    private static let falseLiteral: [UInt8] = Array("false".utf8)
-    private static let nullLiteral: [UInt8] = Array("null".utf8)
+    static let trueLiteral: [UInt8] = Array("true".utf8)
+    static let falseLiteral: [UInt8] = Array("false".utf8)
+    static let nullLiteral: [UInt8] = Array("null".utf8)
 
-    private func readLiteral(_ literal: [UInt8], _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
+    func readLiteral(_ literal: [UInt8], _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
         for index in literal.indices {
             guard position + index < bytes.byteCount else {
                 throw truncated("'\(String(decoding: literal, as: UTF8.self))'", at: position + index)
@@ -280,7 +280,7 @@ struct JSONReader {
     }
 
     /// Reads a number (RFC 8259 §6) starting at `position`.
-    private func readNumber(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> JSONNumber {
+    func readNumber(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> JSONNumber {
         let end = bytes.byteCount
         let start = position
         let isNegative = Self.byte(bytes, position) == UInt8(ascii: "-")
@@ -359,7 +359,7 @@ struct JSONReader {
     ///
     /// A string without escapes becomes a `String` straight from the input bytes once they have been
     /// validated; only escapes send the bytes through `scratch`.
-    private mutating func readString(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> String {
+    mutating func readString(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> String {
         let end = bytes.byteCount
         let quoteOffset = position
         position += 1
@@ -526,15 +526,15 @@ struct JSONReader {
 
     /// The byte at `index`, which the caller has checked lies inside `bytes`.
     @inline(__always)
-    private static func byte(_ bytes: RawSpan, _ index: Int) -> UInt8 {
+    static func byte(_ bytes: RawSpan, _ index: Int) -> UInt8 {
         bytes.unsafeLoad(fromByteOffset: index, as: UInt8.self)
     }
 
-    private func truncated(_ expected: String, at position: Int) -> DecodeError {
+    func truncated(_ expected: String, at position: Int) -> DecodeError {
         DecodeError(.truncated, layer: .json, offset: baseOffset + position, expected: expected)
     }
 
-    private func malformed(_ expected: String, at position: Int) -> DecodeError {
+    func malformed(_ expected: String, at position: Int) -> DecodeError {
         DecodeError(.malformed, layer: .json, offset: baseOffset + position, expected: expected)
     }
 

@@ -1,0 +1,174 @@
+import WireParsing
+
+extension JSONReader {
+    /// The entries of a `{"characteristics":[…]}` body in the shape nearly every event, read and
+    /// write response has: flat objects with only `aid`, `iid`, `value`, `status` and `ev`, each at
+    /// most once, with scalar values. Read without building a JSON tree, they cost a fraction of
+    /// the full decode, which matters because such bodies are most of a HAP session.
+    ///
+    /// Nil for any other body — other keys, nested values, positive or fractional statuses,
+    /// numeric `ev`, errors, limits — which the caller decodes with the full reader. The fast path
+    /// only ever accepts input on which the full decode gives the same entries and no diagnostics,
+    /// so both paths agree on every body.
+    static func flatCharacteristicEntries(in cursor: borrowing ByteCursor, limits: JSONLimits) -> [CharacteristicEntry]? {
+        let bytes = cursor.bytes.extracting(cursor.position ..< cursor.bytes.byteCount)
+        guard bytes.byteCount <= limits.maximumDocumentSize, limits.maximumDepth >= 3 else { return nil }
+        var reader = JSONReader(limits: limits, baseOffset: cursor.offset)
+        return try? reader.readFlatEntries(bytes)
+    }
+
+    /// Reads the body, throwing (to give up) at anything outside the accepted shape.
+    private mutating func readFlatEntries(_ bytes: RawSpan) throws(DecodeError) -> [CharacteristicEntry] {
+        var position = 0
+        try expect("{", bytes, &position)
+        try countValue(at: position)
+        try expectKey(Self.characteristicsKey, bytes, &position)
+        try expect("[", bytes, &position)
+        try countValue(at: position)
+        var entries: [CharacteristicEntry] = []
+        skipWhitespace(bytes, &position)
+        if position < bytes.byteCount, Self.byte(bytes, position) == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                entries.append(try readFlatEntry(bytes, &position))
+                skipWhitespace(bytes, &position)
+                guard position < bytes.byteCount else { throw truncated("',' or ']'", at: position) }
+                let byte = Self.byte(bytes, position)
+                position += 1
+                if byte == UInt8(ascii: "]") { break }
+                guard byte == UInt8(ascii: ",") else { throw malformed("',' or ']'", at: position - 1) }
+            }
+        }
+        try expect("}", bytes, &position)
+        skipWhitespace(bytes, &position)
+        guard position == bytes.byteCount else { throw malformed("the end of the body", at: position) }
+        return entries
+    }
+
+    private static let characteristicsKey: [UInt8] = Array("characteristics".utf8)
+
+    private enum FlatKey: UInt8 {
+        case aid = 1, iid = 2, value = 4, status = 8, ev = 16
+    }
+
+    private mutating func readFlatEntry(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> CharacteristicEntry {
+        skipWhitespace(bytes, &position)
+        let objectOffset = baseOffset + position
+        try expect("{", bytes, &position)
+        try countValue(at: position)
+        var seen: UInt8 = 0
+        var aid: UInt64 = 0, iid: UInt64 = 0
+        var value: JSONValue?
+        var status: HAPStatus?
+        var eventsEnabled: Bool?
+        repeat {
+            let key = try readFlatKey(bytes, &position)
+            guard seen & key.rawValue == 0 else { throw malformed("each key once", at: position) }
+            seen |= key.rawValue
+            skipWhitespace(bytes, &position)
+            guard position < bytes.byteCount else { throw truncated("a value", at: position) }
+            let scalar = try readScalar(bytes, &position)
+            switch key {
+            case .aid, .iid:
+                guard let id = scalar.numberValue?.uint64Value, id >= 1 else { throw malformed("an instance id", at: position) }
+                if key == .aid { aid = id } else { iid = id }
+            case .value:
+                value = scalar
+            case .status:
+                guard let code = scalar.numberValue?.int64Value, code <= 0 else { throw malformed("a HAP status", at: position) }
+                status = HAPStatus(wireValue: code)
+            case .ev:
+                guard let bool = scalar.boolValue else { throw malformed("true or false", at: position) }
+                eventsEnabled = bool
+            }
+            skipWhitespace(bytes, &position)
+            guard position < bytes.byteCount else { throw truncated("',' or '}'", at: position) }
+            let byte = Self.byte(bytes, position)
+            position += 1
+            if byte == UInt8(ascii: "}") { break }
+            guard byte == UInt8(ascii: ",") else { throw malformed("',' or '}'", at: position - 1) }
+        } while true
+        guard seen & (FlatKey.aid.rawValue | FlatKey.iid.rawValue) == FlatKey.aid.rawValue | FlatKey.iid.rawValue else {
+            throw malformed("an aid and an iid", at: position)
+        }
+        var entry = CharacteristicEntry(id: CharacteristicID(aid: aid, iid: iid), offset: objectOffset)
+        entry.value = value
+        entry.status = status
+        entry.eventsEnabled = eventsEnabled
+        return entry
+    }
+
+    /// A key among the five, compared as bytes: no string is made.
+    private func readFlatKey(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> FlatKey {
+        skipWhitespace(bytes, &position)
+        guard position < bytes.byteCount, Self.byte(bytes, position) == UInt8(ascii: "\"") else { throw malformed("a key", at: position) }
+        let start = position + 1
+        var end = start
+        while end < bytes.byteCount, Self.byte(bytes, end) != UInt8(ascii: "\"") {
+            guard Self.byte(bytes, end) != UInt8(ascii: "\\"), end - start < 6 else { throw malformed("a short key", at: end) }
+            end += 1
+        }
+        guard end < bytes.byteCount else { throw truncated("'\"'", at: end) }
+        let key: FlatKey
+        switch (end - start, Self.byte(bytes, start)) {
+        case (3, UInt8(ascii: "a")) where Self.matches("aid", bytes, start): key = .aid
+        case (3, UInt8(ascii: "i")) where Self.matches("iid", bytes, start): key = .iid
+        case (5, UInt8(ascii: "v")) where Self.matches("value", bytes, start): key = .value
+        case (6, UInt8(ascii: "s")) where Self.matches("status", bytes, start): key = .status
+        case (2, UInt8(ascii: "e")) where Self.matches("ev", bytes, start): key = .ev
+        default: throw malformed("aid, iid, value, status or ev", at: start)
+        }
+        position = end + 1
+        try expect(":", bytes, &position)
+        return key
+    }
+
+    /// A string, number or literal, read exactly as the full reader reads it.
+    private mutating func readScalar(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> JSONValue {
+        let start = position
+        try countValue(at: start)
+        switch Self.byte(bytes, position) {
+        case UInt8(ascii: "\""):
+            return JSONValue(.string(try readString(bytes, &position)), offset: baseOffset + start)
+        case UInt8(ascii: "t"):
+            try readLiteral(Self.trueLiteral, bytes, &position)
+            return JSONValue(.bool(true), offset: baseOffset + start)
+        case UInt8(ascii: "f"):
+            try readLiteral(Self.falseLiteral, bytes, &position)
+            return JSONValue(.bool(false), offset: baseOffset + start)
+        case UInt8(ascii: "n"):
+            try readLiteral(Self.nullLiteral, bytes, &position)
+            return JSONValue(.null, offset: baseOffset + start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONValue(.number(try readNumber(bytes, &position)), offset: baseOffset + start)
+        default:
+            throw malformed("a scalar value", at: position)
+        }
+    }
+
+    private func expect(_ character: Unicode.Scalar, _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
+        skipWhitespace(bytes, &position)
+        guard position < bytes.byteCount, Self.byte(bytes, position) == UInt8(character.value) else {
+            throw malformed("'\(character)'", at: position)
+        }
+        position += 1
+    }
+
+    private func expectKey(_ key: [UInt8], _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
+        try expect("\"", bytes, &position)
+        guard position + key.count < bytes.byteCount else { throw truncated("a key", at: position) }
+        for (index, byte) in key.enumerated() where Self.byte(bytes, position + index) != byte {
+            throw malformed("the key \"characteristics\"", at: position + index)
+        }
+        position += key.count
+        try expect("\"", bytes, &position)
+        try expect(":", bytes, &position)
+    }
+
+    private static func matches(_ key: StaticString, _ bytes: RawSpan, _ start: Int) -> Bool {
+        key.withUTF8Buffer { text in
+            text.indices.allSatisfy { byte(bytes, start + $0) == text[$0] }
+        }
+    }
+}
