@@ -395,7 +395,10 @@ final class HAPConnection {
             writeResults(message, for: request, packet: packet)
         case .characteristics? where message.status == .ok || message.status == .multiStatus:
             if let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self) {
-                for entry in response.entries { activity(.read, entry.id, value: entry.value, status: entry.status, packet: packet) }
+                let database = database
+                for entry in response.entries {
+                    activity(.read, entry.id, value: entry.value, status: entry.status, packet: packet, database: database)
+                }
             }
         default:
             break
@@ -404,7 +407,10 @@ final class HAPConnection {
 
     private func handleEvent(_ message: HTTPMessage, packet: PacketInfo) {
         guard let event = decodeBody(message, packet: packet, as: CharacteristicEvent.self) else { return }
-        for entry in event.entries { activity(.event, entry.id, value: entry.value, status: entry.status, packet: packet) }
+        let database = database
+        for entry in event.entries {
+            activity(.event, entry.id, value: entry.value, status: entry.status, packet: packet, database: database)
+        }
     }
 
     private func pairingMessage(_ message: HTTPMessage, endpoint: HAPRequestTarget.Endpoint?, direction: HAPDirection, packet: PacketInfo) {
@@ -463,28 +469,35 @@ final class HAPConnection {
             for entry in response.entries { statuses[entry.id] = entry.status }
         }
         let failedWhole = ![HTTPStatus.noContent, .multiStatus, .ok].contains(message.status)
+        let database = database
         for entry in writes.entries {
             let status = failedWhole ? HAPStatus.unableToCommunicate : statuses[entry.id]
             if entry.value != nil {
-                activity(.write, entry.id, value: entry.value, status: status, packet: packet, request: request)
+                activity(.write, entry.id, value: entry.value, status: status, packet: packet, database: database, request: request)
             }
             if let events = entry.eventsEnabled {
-                activity(events ? .subscribe : .unsubscribe, entry.id, value: nil, status: status, packet: packet, request: request)
+                activity(events ? .subscribe : .unsubscribe, entry.id, value: nil, status: status, packet: packet, database: database, request: request)
             }
         }
     }
 
     private func activity(
         _ kind: CharacteristicActivity.Kind, _ id: CharacteristicID, value: JSONValue?, status: HAPStatus?,
-        packet: PacketInfo, request: PendingRequest? = nil, answered: Bool = true
+        packet: PacketInfo, database: AccessoryDatabase?, request: PendingRequest? = nil, answered: Bool = true
     ) {
-        let characteristic = context.databases[databaseKey]?.database.characteristic(id)
+        let characteristic = database?.characteristic(id)
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
         context.emit(.characteristic(CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type,
             name: characteristic?.name, unit: characteristic?.metadata.unit, format: characteristic?.metadata.format,
-            value: interpreted, status: status.flatMap { $0 == .success ? nil : $0 },
+            value: interpreted,
+            status: status.flatMap { $0 == .success ? nil : $0 },
             timedWrite: request?.timedWrite ?? false, requestPacket: request?.packet, answered: answered)), packet)
+    }
+
+    /// The accessory database this connection's characteristics are typed against.
+    private var database: AccessoryDatabase? {
+        context.databases[databaseKey]?.database
     }
 
     /// Decodes a JSON body in place, reporting a failure as a problem naming the packet.
@@ -529,9 +542,10 @@ final class HAPConnection {
         }
         pairing.finish(at: end, connection: info, context: context)
         context.export?.connectionClosed(tcp)
+        let database = database
         while let unanswered = requests.popFirst() {
             for entry in unanswered.writes?.entries ?? [] where entry.value != nil {
-                activity(.write, entry.id, value: entry.value, status: nil, packet: end, request: unanswered, answered: false)
+                activity(.write, entry.id, value: entry.value, status: nil, packet: end, database: database, request: unanswered, answered: false)
             }
         }
         context.emit(.connectionClosed(ConnectionSummary(
