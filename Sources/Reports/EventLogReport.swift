@@ -1,0 +1,52 @@
+import HAPAnalysis
+import HAPJSON
+
+/// Every event of the analysis in capture order: `hapscope events` and `hapscope live`.
+///
+/// Text is one line per event (see `EventText`), written as each event arrives. NDJSON is the
+/// whole event stream, one object per line, deterministic for a given input and options: the
+/// "expected decode" a regression test compares against.
+public final class EventLogReport: CaptureReport {
+    public var clock = CaptureClock()
+    private let output: ReportOutput
+    private let settings: ReportSettings
+    private let stream: EventStreamWriter
+    private var wroteTimeBase = false
+
+    /// - Parameter command: the command name written into the JSON header (`events`, `live`).
+    public init(output: ReportOutput, settings: ReportSettings, command: String = "events") {
+        self.output = output
+        self.settings = settings
+        stream = EventStreamWriter(output: output, format: settings.format, command: command)
+    }
+
+    public func consume(_ event: HAPEvent) {
+        guard settings.format == .text else {
+            if !stream.noteContext(event, clock: clock) { stream.write(event, clock: clock) }
+            return
+        }
+        if !wroteTimeBase, let origin = clock.origin, event.packet != nil {
+            wroteTimeBase = true
+            output.write(settings.style.paint("times are seconds since the first packet, \(CaptureClock.iso8601(origin))", .dim) + "\n")
+        }
+        output.write(EventText.line(event, clock: clock, style: settings.style) + "\n")
+        output.endOfRecord()
+    }
+
+    public func finish(findings: [ReportFinding]?) {
+        switch settings.format {
+        case .text:
+            if let findings {
+                for finding in findings { output.write(FindingText.line(finding, clock: clock, style: settings.style) + "\n") }
+            }
+        case .json, .ndjson:
+            stream.finish(clock: clock) { writer in
+                if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
+            }
+            if settings.format == .ndjson, let findings {
+                for finding in findings { FindingJSON.writeLine(finding, clock: clock, to: output) }
+            }
+        }
+        output.endOfRecord()
+    }
+}

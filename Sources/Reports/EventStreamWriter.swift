@@ -1,0 +1,109 @@
+import HAPAnalysis
+import HAPJSON
+
+/// The JSON side of the reports that stream events (`events`, `live`, `discover`, `pairing`,
+/// `timeline`, `http`), and the context every one of them shows.
+///
+/// NDJSON: a `header` line, then one line per event the report selects, plus the context events
+/// (`input-opened`, `problem`, `input-ended`) where they occur. JSON: one object with the selected
+/// events in `events` and the context in `inputs`, `problems` and `totals` (docs/json.md).
+final class EventStreamWriter {
+    let output: ReportOutput
+    let format: ReportFormat
+    let command: String
+    private var eventCount = 0
+    private var inputs: [InputOpenedEvent] = []
+    private var problems: [(event: HAPEvent, problem: CaptureProblem)] = []
+    private var totals: InputSummary?
+    private var began = false
+
+    init(output: ReportOutput, format: ReportFormat, command: String) {
+        self.output = output
+        self.format = format
+        self.command = command
+    }
+
+    /// Writes the start of the document (JSON) or the header line (NDJSON) before the first event.
+    private func beginIfNeeded() {
+        guard !began else { return }
+        began = true
+        var writer = JSONWriter(reservingCapacity: 64)
+        writer.beginObject()
+        switch format {
+        case .ndjson:
+            writer.member("type", "header")
+            writer.member("schema", EventJSON.schema)
+            writer.member("command", command)
+            writer.endObject()
+            output.write(writer.text + "\n")
+            output.endOfRecord()
+        case .json:
+            writer.member("schema", EventJSON.schema)
+            writer.member("command", command)
+            writer.key("events")
+            // The array stays open: events are written into it as they arrive.
+            output.write(writer.text + "[")
+        case .text:
+            break
+        }
+    }
+
+    /// Writes a selected event: an NDJSON line, or the next element of `events`.
+    func write(_ event: HAPEvent, clock: CaptureClock) {
+        beginIfNeeded()
+        let text = EventJSON.encode(event, clock: clock)
+        switch format {
+        case .ndjson:
+            output.write(text + "\n")
+            output.endOfRecord()
+        case .json:
+            output.write(eventCount == 0 ? "\n" + text : ",\n" + text)
+        case .text:
+            return
+        }
+        eventCount += 1
+    }
+
+    /// Notes a context event; NDJSON writes it at once, JSON keeps it for the end.
+    /// Returns whether the event was context.
+    @discardableResult
+    func noteContext(_ event: HAPEvent, clock: CaptureClock) -> Bool {
+        switch event.kind {
+        case .inputOpened(let input): inputs.append(input)
+        case .problem(let problem): problems.append((event, problem))
+        case .inputEnded(let summary): totals = summary
+        default: return false
+        }
+        if format == .ndjson {
+            beginIfNeeded()
+            output.write(EventJSON.encode(event, clock: clock) + "\n")
+            output.endOfRecord()
+        }
+        return true
+    }
+
+    /// Closes the JSON document with the context; extra members (findings) come from `trailer`.
+    func finish(clock: CaptureClock, trailer: (inout JSONWriter) -> Void = { _ in }) {
+        beginIfNeeded()
+        guard format == .json else { return }
+        var writer = JSONWriter(reservingCapacity: 512)
+        writer.beginObject()
+        writer.objects("inputs", inputs) { writer, input in
+            writer.member("name", input.name)
+            writer.member("linkType", input.linkType)
+        }
+        writer.member("firstPacketTime", clock.origin.map(CaptureClock.iso8601))
+        writer.array("problems", problems) { writer, entry in
+            EventJSON.write(entry.event, clock: clock, into: &writer)
+        }
+        if let totals {
+            writer.object("totals") { writer in EventJSON.writeTotals(totals, into: &writer) }
+        }
+        trailer(&writer)
+        writer.endObject()
+        // The members continue the object opened in `beginIfNeeded`: drop this one's opening brace.
+        let members = writer.text.dropFirst().dropLast()
+        output.write((eventCount == 0 ? "]" : "\n]") + (members.isEmpty ? "" : "," + members) + "}\n")
+        output.endOfRecord()
+    }
+}
