@@ -136,6 +136,15 @@ public final class TreeReport: CaptureReport {
         if let database = tree.database {
             writer.member("form", database.form == .accessoriesObject ? "accessories-object" : "accessory-list")
             EventJSON.writeDatabase(database, into: &writer)
+            writer.objects("conformance", database.conformanceIssues()) { writer, issue in
+                writer.member("code", issue.code.rawValue)
+                writer.member("severity", issue.severity.description)
+                writer.member("path", issue.path)
+                writer.member("offset", issue.offset)
+                writer.member("aid", issue.aid)
+                writer.member("iid", issue.iid)
+                writer.member("message", issue.message)
+            }
         }
     }
 
@@ -181,13 +190,20 @@ struct TreeText {
             lines.append((last ? "└─ " : "├─ ") + style.paint("aid \(accessory.aid)", .dim) + "  " + style.paint(name, .heading))
             lines += services(accessory, prefix: last ? "   " : "│  ")
         }
-        for diagnostic in database.diagnostics.prefix(20) {
+        let problems = Self.problems(database)
+        for diagnostic in problems.prefix(20) {
             lines.append(style.paint("! \(TerminalText.sanitized(diagnostic.description))", diagnostic.severity == .note ? .dim : .warning))
         }
-        if database.diagnostics.count > 20 {
-            lines.append(style.paint("… \(database.diagnostics.count - 20) more diagnostics (--format json lists them all)", .dim))
+        if problems.count > 20 {
+            lines.append(style.paint("… \(problems.count - 20) more diagnostics (--format json lists them all)", .dim))
         }
         return lines
+    }
+
+    /// What decoding noticed, then what breaks HAP's rules for a database (duplicate ids, missing
+    /// Accessory Information, …). Value problems are left out: the tree shows them beside the value.
+    static func problems(_ database: AccessoryDatabase) -> [HAPJSONDiagnostic] {
+        database.diagnostics + database.conformanceIssues().filter { !$0.code.rawValue.hasPrefix("value-") }
     }
 
     private func services(_ accessory: HAPAccessory, prefix: String) -> [String] {

@@ -46,12 +46,10 @@ enum Hapscope {
         return try run(Command.all[0], arguments)
     }
 
-    /// A first argument that is no file, and reads like a word rather than a path, was meant as a
-    /// command: `hapscope sumary x.pcap` should say so rather than "sumary: no such file".
+    /// A first argument that reads like a word rather than a path, and names no file, was meant
+    /// as a command: `hapscope sumary x.pcap` should say so rather than "sumary: no such file".
     private static func looksLikeCommand(_ word: String) -> Bool {
-        guard SystemInterface.firstBytes(of: word, count: 1) == nil else { return false }
-        return !word.contains(".") && !word.contains("/")
-            || ArgumentParser.closest(to: word, among: Command.all.map(\.name)) != nil
+        !word.contains("/") && !word.contains(".") && !SystemInterface.fileExists(word)
     }
 
     private static func run(_ command: Command, _ arguments: [String]) throws(CommandFailure) -> ExitStatus {

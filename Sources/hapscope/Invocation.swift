@@ -90,7 +90,8 @@ struct Invocation {
             do {
                 try keyLog.add(parsing: text, source: SystemInterface.baseName(path))
             } catch {
-                throw CommandFailure(error.description)
+                // Standard error names the file as the user gave it; events use its name only.
+                throw CommandFailure("\(path):\(error.line): \(error.message)")
             }
         }
         return keyLog

@@ -54,6 +54,11 @@ enum SystemInterface {
         }
     }
 
+    /// Whether anything (file, directory, device) exists at `path`.
+    static func fileExists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
     /// The first bytes of a regular file, for telling a JSON dump from a capture; nil when the
     /// file cannot be opened (the reader that follows names the problem).
     static func firstBytes(of path: String, count: Int) -> [UInt8]? {
