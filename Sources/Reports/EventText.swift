@@ -59,10 +59,16 @@ enum EventText {
         case .characteristic(let activity):
             return ("char #\(activity.connection.id)", activityLine(activity), .dim)
         case .connectionClosed(let summary):
-            return ("conn #\(summary.connection.id)", "\(summary.reason), \(summary.httpMessages) HTTP messages", .dim)
+            return ("conn #\(summary.connection.id)", "\(summary.reason), " + plural(summary.httpMessages, "HTTP message"), .dim)
         case .inputEnded(let summary):
-            return ("end", "\(summary.packets) packets, \(summary.hapConnections) HAP connections, \(summary.mdnsMessages) mDNS messages", .heading)
+            return ("end", plural(summary.packets, "packet") + ", " + plural(summary.hapConnections, "HAP connection") + ", "
+                + plural(summary.mdnsMessages, "mDNS message"), .heading)
         }
+    }
+
+    /// `1 packet`, `2 packets`.
+    static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// `→` for the controller's messages, `←` for the accessory's.
