@@ -17,7 +17,7 @@ public final class EventLogReport: CaptureReport {
     public init(output: ReportOutput, settings: ReportSettings, command: String = "events") {
         self.output = output
         self.settings = settings
-        stream = EventStreamWriter(output: output, format: settings.format, command: command)
+        stream = EventStreamWriter(output: output, format: settings.format, command: command, selectsEveryEvent: true)
     }
 
     public func consume(_ event: HAPEvent) {

@@ -6,21 +6,26 @@ import HAPJSON
 ///
 /// NDJSON: a `header` line, then one line per event the report selects, plus the context events
 /// (`input-opened`, `problem`, `input-ended`) where they occur. JSON: one object with the selected
-/// events in `events` and the context in `inputs`, `problems` and `totals` (docs/json.md).
+/// events in `events` (problems too, when every event is selected) and the context in `inputs`,
+/// `problems` and `totals` (docs/json.md).
 final class EventStreamWriter {
     let output: ReportOutput
     let format: ReportFormat
     let command: String
+    /// Whether every event is selected (`events`, `live`): the JSON `events` array then holds the
+    /// problems too, as the NDJSON stream does.
+    let selectsEveryEvent: Bool
     private var eventCount = 0
     private var inputs: [InputOpenedEvent] = []
     private var problems: [(event: HAPEvent, problem: CaptureProblem)] = []
     private var totals: InputSummary?
     private var began = false
 
-    init(output: ReportOutput, format: ReportFormat, command: String) {
+    init(output: ReportOutput, format: ReportFormat, command: String, selectsEveryEvent: Bool = false) {
         self.output = output
         self.format = format
         self.command = command
+        self.selectsEveryEvent = selectsEveryEvent
     }
 
     /// Writes the start of the document (JSON) or the header line (NDJSON) before the first event.
@@ -70,7 +75,9 @@ final class EventStreamWriter {
     func noteContext(_ event: HAPEvent, clock: CaptureClock) -> Bool {
         switch event.kind {
         case .inputOpened(let input): inputs.append(input)
-        case .problem(let problem): problems.append((event, problem))
+        case .problem(let problem):
+            problems.append((event, problem))
+            if selectsEveryEvent, format == .json { write(event, clock: clock) }
         case .inputEnded(let summary): totals = summary
         default: return false
         }

@@ -1,7 +1,5 @@
-/// How a report is written (docs/json.md describes the two JSON forms).
-///
-/// Every command offers every format; adding one here makes it an accepted `--format` value, and
-/// the compiler then points at each place that must learn it.
+/// How a report is written (docs/json.md describes the two JSON forms). Every report writes all
+/// three.
 public enum ReportFormat: String, CaseIterable, Sendable {
     /// Aligned text for a terminal or a pager, colored only when the output is a terminal.
     case text

@@ -34,8 +34,8 @@ extension Command {
         summary: "Every HAP and Matter mDNS advertisement over time, TXT keys explained, changes highlighted.",
         extraOptions: [Options.verbose],
         details: """
-            The first advertisement of an instance lists every TXT key with its meaning; later ones \
-            list what changed (c#, s# and sf highlighted). --verbose lists every key every time. \
+            The first advertisement of an instance lists every TXT key with its meaning; later ones
+            list what changed (c#, s# and sf highlighted). --verbose lists every key every time.
             Goodbyes (TTL 0) and browsing queries are shown too.
             """,
         streams: true
@@ -47,8 +47,8 @@ extension Command {
         "pairing",
         summary: "Each pair-setup, pair-verify and /pairings exchange as a ladder, M1 to M6, TLVs decoded.",
         details: """
-            Each ladder shows the messages between controller and accessory with every TLV item \
-            (field name and value), refusals, how long the accessory took for M2, M4 and M6, and the \
+            Each ladder shows the messages between controller and accessory with every TLV item
+            (field name and value), refusals, how long the accessory took for M2, M4 and M6, and the
             checks hapscope could make with the key log: SRP proofs, Ed25519 signatures.
             """,
         streams: true
@@ -65,8 +65,8 @@ extension Command {
         summary: "Characteristic reads, writes, events and subscriptions in time order.",
         extraOptions: [timelineCharacteristic],
         details: """
-            Entries are written as they are found. --char follows one characteristic by address \
-            (1.10) or by name, matched anywhere in the catalogue name without regard to case; \
+            Entries are written as they are found. --char follows one characteristic by address
+            (1.10) or by name, matched anywhere in the catalogue name without regard to case;
             give it several times to follow several.
             """,
         streams: true
@@ -81,8 +81,8 @@ extension Command {
         summary: "Every HAP HTTP message, decrypted where the key log allows, as it is reassembled.",
         extraOptions: [Options.verbose],
         details: """
-            One line per message; --verbose adds the headers and the body (pairing bodies decoded \
-            as TLV8, binary bodies as a hex dump). Connections, the switch to encrypted frames and \
+            One line per message; --verbose adds the headers and the body (pairing bodies decoded
+            as TLV8, binary bodies as a hex dump). Connections, the switch to encrypted frames and
             why a session cannot be decrypted are shown where they happen.
             """,
         streams: true
@@ -92,7 +92,7 @@ extension Command {
 
     static let stats = analysing(
         "stats",
-        summary: "Per connection: packets, bytes, retransmissions, out-of-order segments, gaps, frames; totals and limits.",
+        summary: "Per connection: packets, bytes, retransmissions, out-of-order segments, gaps, frames; limits.",
         streams: false
     ) { invocation, output, configuration in
         let limits = LimitOption.all.map { option in
@@ -105,8 +105,8 @@ extension Command {
         "events",
         summary: "Every event of the analysis, one line each; with --format ndjson, the whole event stream.",
         details: """
-            The NDJSON form is deterministic for a given input and options (no wall-clock time, \
-            inputs named by file name only): it is the expected decode a regression test compares \
+            The NDJSON form is deterministic for a given input and options (no wall-clock time,
+            inputs named by file name only): it is the expected decode a regression test compares
             against.
             """,
         streams: true

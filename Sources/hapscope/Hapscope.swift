@@ -99,9 +99,9 @@ enum Hapscope {
         return """
             usage: hapscope [command] [options] [capture ...]
 
-            hapscope reads HomeKit Accessory Protocol traffic from pcap and pcapng captures, or from a live \
-            interface, and tells what happened: mDNS advertisements, pairing, encrypted sessions (with a key \
-            log), the accessory database and characteristic activity.
+            hapscope reads HomeKit Accessory Protocol traffic from pcap and pcapng captures, or from a
+            live interface, and tells what happened: mDNS advertisements, pairing, encrypted sessions
+            (with a key log), the accessory database and characteristic activity.
 
             commands (summary when none is named):
             \(commands)
@@ -124,9 +124,9 @@ enum Hapscope {
               HAPKEYLOGFILE   key logs to read as well as --keylog, separated by colons
               NO_COLOR        when set and not empty, no color (no-color.org)
 
-            exit status: 0 success; 1 findings or failed checks where a command says so (tlv); 2 usage \
-            or input error: unknown command or option, missing or unreadable file, bad key-log line, \
-            damaged capture (the packets before the damage are still analysed and reported).
+            exit status: 0 success; 1 findings or failed checks where a command says so (tlv);
+            2 usage or input error: unknown command or option, missing or unreadable file, bad key-log
+            line, damaged capture (the packets before the damage are still analysed and reported).
 
             """
     }

@@ -10,8 +10,8 @@ struct Invocation {
 
     var isQuiet: Bool { arguments.has(Options.quiet.key) }
 
-    var format: ReportFormat {
-        arguments.value(Options.format.key).flatMap(ReportFormat.init(rawValue:)) ?? .text
+    var format: OutputFormat {
+        arguments.value(Options.format.key).flatMap(OutputFormat.init(rawValue:)) ?? .text
     }
 
     /// The captures to read: `-r` files first, then the ones named, in order.
@@ -38,7 +38,7 @@ struct Invocation {
     }
 
     var reportSettings: ReportSettings {
-        ReportSettings(format: format, style: textStyle)
+        ReportSettings(format: format.reportFormat, style: textStyle)
     }
 
     /// A progress bar on a terminal's standard error, unless asked not to.

@@ -131,11 +131,12 @@ struct LimitOption: Sendable {
     /// The table `--help` and `hapscope help limits` print: name, default and meaning.
     static var helpTable: String {
         let defaults = AnalysisLimits()
-        let width = all.map(\.name.count).max() ?? 0
-        return all.map { option in
-            let name = option.name + String(repeating: " ", count: width - option.name.count)
-            let value = option.describe(option.read(defaults))
-            return "  \(name)  \(value)\(String(repeating: " ", count: max(1, 8 - value.count)))\(option.help)"
+        let values = all.map { $0.describe($0.read(defaults)) }
+        let nameWidth = all.map(\.name.count).max() ?? 0
+        let valueWidth = values.map(\.count).max() ?? 0
+        return zip(all, values).map { option, value in
+            "  " + option.name + String(repeating: " ", count: nameWidth - option.name.count + 2)
+                + value + String(repeating: " ", count: valueWidth - value.count + 2) + option.help
         }.joined(separator: "\n")
     }
 }

@@ -17,12 +17,15 @@ extension Command {
                   Options.showKeys, Options.limit, Options.format, Options.output, Options.quiet, Options.noColor, Options.help],
         positionalName: nil, maximumPositionals: 0,
         details: """
-            Events are written one per line (as 'hapscope events' writes them) the moment they are \
-            known, in every format. Ctrl-C (SIGINT) or SIGTERM, --count or --duration end the \
-            capture: open connections are then summarised and the report is completed; a second \
+            Events are written one per line (as 'hapscope events' writes them) the moment they are
+            known, in every format. Ctrl-C (SIGINT) or SIGTERM, --count or --duration end the
+            capture: open connections are then summarised and the report is completed; a second
             Ctrl-C quits at once. Capturing needs root, or CAP_NET_RAW and CAP_NET_ADMIN.
 
-            exit status: 0 the capture ran and was stopped; 2 usage error or the interface could \
+            limits (--limit NAME=VALUE; byte counts take k, M or G):
+            \(LimitOption.helpTable)
+
+            exit status: 0 the capture ran and was stopped; 2 usage error or the interface could
             not be captured on.
             """)) { invocation throws(CommandFailure) in
         guard let interface = invocation.arguments.value(liveInterface.key) else {

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import Reports
 
 /// The options several commands share, described once (docs/cli.md, "Options").
 enum Options {
@@ -17,8 +16,8 @@ enum Options {
     static let setupID = OptionSpec(
         ["--setup-id"], .value(name: "ID"), help: "the 4-character setup ID, to check advertised setup hashes (sh)")
     static let format = OptionSpec(
-        ["--format"], .value(name: "FORMAT"), choices: ReportFormat.allCases.map(\.rawValue),
-        help: "text (the default), json or ndjson (docs/json.md)")
+        ["--format"], .value(name: "FORMAT"), choices: OutputFormat.allCases.map(\.rawValue),
+        help: "the output format, text by default (JSON schema: docs/json.md)")
     static let output = OptionSpec(["-o", "--output"], .value(name: "FILE"), help: "write the report to FILE")
     static let quiet = OptionSpec(["-q", "--quiet"], help: "no progress bar or notes on standard error (errors still show)")
     static let noColor = OptionSpec(["--no-color"], help: "never color the text (NO_COLOR set does the same)")
@@ -37,15 +36,15 @@ enum Options {
 
     /// The paragraphs that end the help of every analysing command.
     static let analysisDetails = """
-        Captures are pcap or pcapng files, read in order as one; packets are numbered from 1 as \
-        Wireshark numbers them. Times are seconds since the first packet, whose absolute time is \
+        Captures are pcap or pcapng files, read in order as one; packets are numbered from 1 as
+        Wireshark numbers them. Times are seconds since the first packet, whose absolute time is
         shown once.
 
         limits (--limit NAME=VALUE; byte counts take k, M or G):
         \(LimitOption.helpTable)
 
-        exit status: 0 success; 2 usage or input error (unknown option, missing or unreadable \
-        file, bad key-log line) or a damaged capture (the packets before the damage are analysed \
-        and reported, the damage is named with its byte offset on standard error).
+        exit status: 0 success; 2 usage or input error (unknown option, missing or unreadable
+        file, bad key-log line) or a damaged capture: the packets before the damage are analysed
+        and reported, and the damage is named with its byte offset on standard error.
         """
 }

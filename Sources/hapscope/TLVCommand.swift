@@ -8,7 +8,7 @@ extension Command {
         help: "also decode the blob as a message of this pairing procedure")
     static let tlvEncoding = OptionSpec(
         ["--encoding"], .value(name: "ENCODING"), choices: TLVInput.Encoding.allCases.map(\.rawValue),
-        help: "how the input spells the bytes (default: hex if it is hex, else base64, else raw bytes)")
+        help: "how the input spells the bytes; by default hex if it is hex, else base64, else raw")
 
     static let tlv = Command(spec: CommandSpec(
         name: "tlv",
@@ -17,13 +17,13 @@ extension Command {
         options: [tlvProcedure, tlvEncoding, Options.format, Options.output, Options.noColor, Options.help],
         positionalName: "blob",
         details: """
-            The blob is hex (spaces, colons and a 0x prefix are ignored) or base64 on the command \
-            line (several words are joined), @FILE for a file, or - for standard input; a file may \
-            hold hex, base64 or raw bytes. The strict decode stops at the first problem, as HomeKitADK's reader does, and \
-            names it with its byte offset; the lenient decode below it reads everything it can, as \
-            aiohomekit and HAP-python do.
+            The blob is hex (spaces, colons and a 0x prefix are ignored) or base64 on the command
+            line (several words are joined), @FILE for a file, or - for standard input; a file may
+            hold hex, base64 or raw bytes. The strict decode stops at the first problem, as
+            HomeKitADK's reader does, and names it with its byte offset; the lenient decode below it
+            reads everything it can, as aiohomekit and HAP-python do.
 
-            exit status: 0 the blob breaks no rule; 1 the strict decode failed or the message has \
+            exit status: 0 the blob breaks no rule; 1 the strict decode failed or the message has
             diagnostics; 2 usage or input error (unreadable file, not hex or base64).
             """)) { invocation throws(CommandFailure) in
         let positionals = invocation.arguments.positionals

@@ -13,10 +13,10 @@ extension Command {
         usage: "[options] [capture|dump.json ...]",
         options: [treeDump] + Options.analysis, positionalName: "capture or dump",
         details: """
-            From a capture, the last GET /accessories response of each accessory is drawn (an \
-            encrypted session needs its key log). A file whose first character is { or [ is read \
-            as an /accessories dump instead: the body an accessory sends, or the list that \
-            aiohomekit and homekit_python save, e.g. from a firmware log. Use --dump to read \
+            From a capture, the last GET /accessories response of each accessory is drawn (an
+            encrypted session needs its key log). A file whose first character is { or [ is read
+            as an /accessories dump instead: the body an accessory sends, or the list that
+            aiohomekit and homekit_python save, e.g. from a firmware log. Use --dump to read
             standard input as a dump.
 
             \(Options.analysisDetails)
