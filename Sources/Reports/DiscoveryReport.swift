@@ -16,6 +16,7 @@ public final class DiscoveryReport: CaptureReport {
     private var advertisements = 0
     private var queries = 0
     private var instances: Set<String> = []
+    static let maximumInstancesCounted = 100_000
 
     public init(output: ReportOutput, settings: ReportSettings, verbose: Bool = false) {
         self.output = output
@@ -29,7 +30,10 @@ public final class DiscoveryReport: CaptureReport {
         switch event.kind {
         case .advertisement(let advertisement):
             advertisements += 1
-            instances.insert(advertisement.service.name.escapedText.lowercased())
+            // Counted up to a bound: a flood of invented instance names must not grow memory.
+            if instances.count < Self.maximumInstancesCounted {
+                instances.insert(advertisement.service.name.escapedText.lowercased())
+            }
         case .mdnsQuery:
             queries += 1
         default:
@@ -109,7 +113,9 @@ public final class DiscoveryReport: CaptureReport {
         switch settings.format {
         case .text:
             output.write(context.footer(
-                "\(advertisements) advertisement\(advertisements == 1 ? "" : "s") of \(instances.count) instance\(instances.count == 1 ? "" : "s"), "
+                "\(advertisements) advertisement\(advertisements == 1 ? "" : "s") of "
+                    + (instances.count < Self.maximumInstancesCounted ? "" : "at least ")
+                    + "\(instances.count) instance\(instances.count == 1 ? "" : "s"), "
                     + "\(queries) browsing quer\(queries == 1 ? "y" : "ies")") + "\n")
         case .json, .ndjson:
             stream.finish(clock: clock)

@@ -20,6 +20,9 @@ final class EventStreamWriter {
     private var problems: [(event: HAPEvent, problem: CaptureProblem)] = []
     private var totals: InputSummary?
     private var began = false
+    /// Problems kept for the JSON document's `problems`; more are counted in `problemsNotListed`.
+    static let maximumProblemsKept = 10_000
+    private var problemsLeftOut = 0
 
     init(output: ReportOutput, format: ReportFormat, command: String, selectsEveryEvent: Bool = false) {
         self.output = output
@@ -76,7 +79,7 @@ final class EventStreamWriter {
         switch event.kind {
         case .inputOpened(let input): inputs.append(input)
         case .problem(let problem):
-            problems.append((event, problem))
+            if problems.count < Self.maximumProblemsKept { problems.append((event, problem)) } else { problemsLeftOut += 1 }
             if selectsEveryEvent, format == .json { write(event, clock: clock) }
         case .inputEnded(let summary): totals = summary
         default: return false
@@ -103,6 +106,7 @@ final class EventStreamWriter {
         writer.array("problems", problems) { writer, entry in
             EventJSON.write(entry.event, clock: clock, into: &writer)
         }
+        if problemsLeftOut > 0 { writer.member("problemsNotListed", problemsLeftOut) }
         if let totals {
             writer.object("totals") { writer in EventJSON.writeTotals(totals, into: &writer) }
         }

@@ -91,7 +91,8 @@ enum EventText {
         }
         let significant = event.changes.filter(\.isSignificant)
         if !significant.isEmpty {
-            text += style.paint(" changed " + significant.map { "\($0.key) \($0.old ?? "–")→\($0.new ?? "–")" }.joined(separator: ", "), .changed)
+            let changes = significant.map { "\($0.key) \($0.old ?? "–")→\($0.new ?? "–")" }.joined(separator: ", ")
+            text += style.paint(" changed " + TerminalText.sanitized(changes), .changed)
         }
         let problems = EventJSON.diagnostics(of: event).count
         if problems > 0 { text += style.paint(" (\(problems) diagnostic\(problems == 1 ? "" : "s"))", .warning) }

@@ -13,8 +13,11 @@ public final class PairingReport: CaptureReport {
     private let settings: ReportSettings
     private let stream: EventStreamWriter
     private var context: TextContext
-    /// Messages of the exchange in progress, by connection.
+    /// Messages of the exchange in progress, by connection, and how many more were not kept.
     private var pending: [Int: [(event: HAPEvent, message: PairingMessageEvent)]] = [:]
+    private var stepsLeftOut: [Int: Int] = [:]
+    /// The most messages one ladder shows; HAP's longest exchange has six.
+    static let maximumStepsShown = 64
     private var exchangeCount = 0
     /// The width of the arrow between the two lanes.
     private static let arrowWidth = 34
@@ -38,17 +41,25 @@ public final class PairingReport: CaptureReport {
         if context.handle(event, clock: clock) { return }
         switch event.kind {
         case .pairingMessage(let message):
-            pending[message.connection.id, default: []].append((event, message))
+            // A peer that never ends an exchange must not make the report hold its messages forever.
+            if pending[message.connection.id, default: []].count < Self.maximumStepsShown {
+                pending[message.connection.id, default: []].append((event, message))
+            } else {
+                stepsLeftOut[message.connection.id, default: 0] += 1
+            }
         case .pairingExchange(let exchange):
             exchangeCount += 1
-            writeLadder(exchange, messages: pending.removeValue(forKey: exchange.connection.id) ?? [])
+            writeLadder(exchange, messages: pending.removeValue(forKey: exchange.connection.id) ?? [],
+                        leftOut: stepsLeftOut.removeValue(forKey: exchange.connection.id) ?? 0)
             output.endOfRecord()
         default:
             break
         }
     }
 
-    private func writeLadder(_ exchange: PairingExchangeEvent, messages: [(event: HAPEvent, message: PairingMessageEvent)]) {
+    private func writeLadder(
+        _ exchange: PairingExchangeEvent, messages: [(event: HAPEvent, message: PairingMessageEvent)], leftOut: Int
+    ) {
         let style = settings.style
         let connection = exchange.connection
         var title = style.paint("\(exchange.procedure)", .heading) + " on #\(connection.id) \(connection.controller) → \(connection.accessory)"
@@ -63,6 +74,9 @@ public final class PairingReport: CaptureReport {
             + EventText.padRight("controller", Self.arrowWidth - "accessory".count) + "accessory", .dim) + "\n")
         for (event, message) in messages {
             writeStep(message, event: event)
+        }
+        if leftOut > 0 {
+            output.write(style.paint("  … \(leftOut) more messages in this exchange (hapscope events lists them)", .dim) + "\n")
         }
         writeChecks(exchange)
     }

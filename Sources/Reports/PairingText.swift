@@ -55,14 +55,16 @@ enum PairingText {
     }
 
     /// `✓`, `✗` or `–` and the check in words.
+    /// Details name pairing identifiers as sent, so they are sanitized like any capture string.
     static func check(_ check: PairingCheck, style: TextStyle) -> String {
+        let detail = check.detail.isEmpty ? "" : ": " + TerminalText.sanitized(check.detail)
         switch check.outcome {
         case .passed:
-            style.paint("✓ \(check.name)", .good) + (check.detail.isEmpty ? "" : ": \(check.detail)")
+            return style.paint("✓ \(check.name)", .good) + detail
         case .failed:
-            style.paint("✗ \(check.name)", .bad) + (check.detail.isEmpty ? "" : ": \(check.detail)")
+            return style.paint("✗ \(check.name)", .bad) + detail
         case .notChecked(let reason):
-            style.paint("– \(check.name): not checked (\(reason))", .dim)
+            return style.paint("– \(check.name): not checked (\(TerminalText.sanitized(reason)))", .dim)
         }
     }
 }

@@ -26,14 +26,16 @@ enum HapscopeBinary {
         var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
     }
 
-    /// Runs `hapscope arguments` in the package directory with `environment` added, stdin from
-    /// `input` (empty by default).
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: Data = Data()) throws -> Result {
+    /// Runs `hapscope arguments` (or `executable`, which runs hapscope) in the package directory
+    /// with `environment` added, stdin from `input` (empty by default).
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: Data = Data(), executable: URL? = nil
+    ) throws -> Result {
         let binary = url
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "hapscope is not built at \(binary.path): run 'swift build --build-tests' first")
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = RecordedCapture.packageDirectory
         var variables = ProcessInfo.processInfo.environment
