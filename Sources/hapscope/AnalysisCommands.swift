@@ -14,6 +14,15 @@ extension Command {
             positionalName: "capture", details: (details.isEmpty ? "" : details + "\n\n") + Options.analysisDetails)
         return Command(spec: spec) { invocation throws(CommandFailure) in
             let configuration = try invocation.analysisConfiguration()
+            if let interface = invocation.arguments.value(Options.interface.key) {
+                guard invocation.captureFiles.isEmpty else {
+                    throw CommandFailure("read captures or capture live with -i, not both")
+                }
+                let output = try invocation.makeOutput(streaming: true)
+                let report = makeReport(invocation, output, configuration)
+                return try LiveDriver(invocation: invocation, configuration: configuration, interface: interface)
+                    .run(into: report, output: output)
+            }
             // Standard input is usually a live pipe (tcpdump -w -): show each record as it is found.
             let output = try invocation.makeOutput(streaming: streams && invocation.captureFiles.contains("-"))
             let report = makeReport(invocation, output, configuration)

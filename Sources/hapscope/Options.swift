@@ -26,19 +26,26 @@ enum Options {
         ["--show-keys"], help: "show session keys in the report; without it no secret is ever printed")
     static let limit = OptionSpec(
         ["--limit"], .value(name: "NAME=VALUE"), repeatable: true, help: "change a resource limit (listed below)")
+    static let interface = OptionSpec(
+        ["-i", "--interface"], .value(name: "IFACE"), help: "capture live on IFACE instead of reading captures")
+    static let count = OptionSpec(["-c", "--count"], .value(name: "N"), help: "with -i: stop after N packets")
+    static let duration = OptionSpec(
+        ["--duration"], .value(name: "TIME"), help: "with -i: stop after TIME (30, 30s, 500ms, 5m, 1h)")
     static let verbose = OptionSpec(["-v", "--verbose"], help: "show more detail (see below)")
     static let help = OptionSpec(["-h", "--help"], help: "show this help")
 
     /// What every command that analyses a capture takes.
     static let analysis: [OptionSpec] = [
-        read, keyLog, filter, setupCode, setupID, showKeys, limit, format, output, quiet, noColor, noProgress, help,
+        read, interface, count, duration, keyLog, filter, setupCode, setupID, showKeys, limit, format, output, quiet, noColor,
+        noProgress, help,
     ]
 
     /// The paragraphs that end the help of every analysing command.
     static let analysisDetails = """
         Captures are pcap or pcapng files, read in order as one; packets are numbered from 1 as
         Wireshark numbers them. Times are seconds since the first packet, whose absolute time is
-        shown once.
+        shown once. With -i the same report is made from a live interface until Ctrl-C, --count or
+        --duration ends the capture.
 
         limits (--limit NAME=VALUE; byte counts take k, M or G):
         \(LimitOption.helpTable)

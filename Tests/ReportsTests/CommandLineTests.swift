@@ -106,6 +106,8 @@ struct CommandLineTests {
         try Self.expectError(["summary", "--limit", "http.body=lots", Self.bridge], saying: "--limit http.body takes a byte count")
         try Self.expectError(["summary", "--setup-code", "12345678", Self.bridge], saying: "--setup-code: \"12345678\" is not a HAP setup code")
         try Self.expectError(["live", "-i", "lo", "--duration", "soon"], saying: "--duration takes a time")
+        try Self.expectError(["http", "-i", "lo", Self.bridge], saying: "read captures or capture live with -i, not both")
+        try Self.expectError(["live"], saying: "live needs an interface: -i IFACE")
     }
 
     @Test("a missing capture or key log is one line, status 2")

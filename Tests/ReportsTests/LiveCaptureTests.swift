@@ -182,4 +182,19 @@ struct LiveCaptureTests {
         #expect(live.output.text.contains("conn #1     opened 127.0.0.1:"))
         #expect(live.output.text.contains("http #1     → POST /pair-verify HTTP/1.1 (37-byte body)"))
     }
+
+    @Test("every analysing command captures live with -i: http lists the messages, --duration ends it")
+    func httpLive() throws {
+        let (listener, port) = try Self.listen()
+        defer { close(listener) }
+        let live = try LiveProcess(["http", "-i", "lo", "-f", "tcp port \(port)", "--duration", "2"])
+        try live.waitUntilListening()
+        try Self.exchangePairVerify(port: port, listener: listener)
+        #expect(live.output.wait(seconds: 20) { $0.contains("POST /pair-verify HTTP/1.1") }, "streamed before the capture ends")
+        #expect(live.waitForExit(seconds: 20))
+        #expect(live.process.terminationStatus == 0)
+        #expect(live.errors.text.contains("the duration was reached"))
+        #expect(live.output.text.contains("#1 ←        HTTP/1.1 200 OK  140 bytes application/pairing+tlv8"))
+        #expect(live.output.text.contains("2 HTTP messages"))
+    }
 }
