@@ -14,20 +14,32 @@ extension Command {
             positionalName: "capture", details: (details.isEmpty ? "" : details + "\n\n") + Options.analysisDetails)
         return Command(spec: spec) { invocation throws(CommandFailure) in
             let configuration = try invocation.analysisConfiguration()
-            if let interface = invocation.arguments.value(Options.interface.key) {
-                guard invocation.captureFiles.isEmpty else {
-                    throw CommandFailure("read captures or capture live with -i, not both")
-                }
-                let output = try invocation.makeOutput(streaming: true)
-                let report = makeReport(invocation, output, configuration)
-                return try LiveDriver(invocation: invocation, configuration: configuration, interface: interface)
-                    .run(into: report, output: output)
+            return try analyse(invocation, configuration: configuration, streams: streams) { output in
+                makeReport(invocation, output, configuration)
             }
-            // Standard input is usually a live pipe (tcpdump -w -): show each record as it is found.
-            let output = try invocation.makeOutput(streaming: streams && invocation.captureFiles.contains("-"))
-            let report = makeReport(invocation, output, configuration)
-            return try CaptureFileDriver(invocation: invocation, configuration: configuration).run(into: report, output: output)
         }
+    }
+
+    /// Reads `files` (by default the captures named), or captures live with `-i`, into the report
+    /// `makeReport` builds for the output, and returns the exit status.
+    ///
+    /// - Parameter streams: whether the report is written as events arrive, so that its records
+    ///   should leave at once when the input is live (`-i`, or standard input: `tcpdump -w -`).
+    static func analyse(
+        _ invocation: Invocation, configuration: AnalysisConfiguration, files: [String]? = nil, streams: Bool,
+        makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
+    ) throws(CommandFailure) -> ExitStatus {
+        let files = files ?? invocation.captureFiles
+        if let interface = invocation.arguments.value(Options.interface.key) {
+            guard files.isEmpty else { throw CommandFailure("read captures or capture live with -i, not both") }
+            let output = try invocation.makeOutput(streaming: true)
+            let report = try makeReport(output)
+            return try LiveDriver(invocation: invocation, configuration: configuration, interface: interface)
+                .run(into: report, output: output)
+        }
+        let output = try invocation.makeOutput(streaming: streams && files.contains("-"))
+        let report = try makeReport(output)
+        return try CaptureFileDriver(invocation: invocation, configuration: configuration).run(into: report, output: output, files: files)
     }
 
     static let summary = analysing(

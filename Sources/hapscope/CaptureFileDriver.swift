@@ -10,16 +10,13 @@ struct CaptureFileDriver {
     let invocation: Invocation
     let configuration: AnalysisConfiguration
 
-    /// Analyses every capture (`files`, else those the user named) into `report`, finishes it,
-    /// and returns the exit status:
+    /// Analyses every capture of `files` into `report`, finishes it, and returns the exit status:
     /// `.usageOrInput` when a capture was damaged or unreadable (named on standard error; the
     /// report covers everything read before), else `.success`.
-    func run(
-        into report: CaptureReport, output: FileOutput, files: [String]? = nil, findings: [ReportFinding]? = nil
-    ) throws(CommandFailure) -> ExitStatus {
-        let files = files ?? invocation.captureFiles
+    func run(into report: CaptureReport, output: FileOutput, files: [String]) throws(CommandFailure) -> ExitStatus {
         guard !files.isEmpty else {
-            throw CommandFailure("no capture given: name a pcap or pcapng file, or - for standard input (see 'hapscope \(invocation.command.name) --help')")
+            throw CommandFailure(
+                "no capture given: name a pcap or pcapng file, or - for standard input (see 'hapscope \(invocation.command.name) --help')")
         }
         let reader: CaptureFileReader
         do {
@@ -49,7 +46,7 @@ struct CaptureFileDriver {
         }
         progress?.clear()
         analyzer.finish()
-        report.finish(findings: findings)
+        report.finish(findings: nil)
         output.flush()
         if let failure = output.failure { throw CommandFailure(failure) }
         for error in inputErrors {

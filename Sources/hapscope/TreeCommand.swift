@@ -24,28 +24,37 @@ extension Command {
         let inputs = invocation.captureFiles
         let forceDump = invocation.arguments.has(treeDump.key)
         let dumps = inputs.filter { forceDump || isJSONDump($0) }
-        let configuration = try invocation.analysisConfiguration()
-        let output = try invocation.makeOutput(streaming: false)
-        let report = TreeReport(output: output, settings: invocation.reportSettings)
-        for path in dumps {
-            report.addDump(try readDump(path, limits: configuration.limits.json), source: SystemInterface.baseName(path))
-        }
         let captures = inputs.filter { !dumps.contains($0) }
-        guard captures.isEmpty, !dumps.isEmpty else {
-            let driver = CaptureFileDriver(invocation: invocation, configuration: configuration)
-            return try driver.run(into: report, output: output, files: captures)
+        let configuration = try invocation.analysisConfiguration()
+        let databases = try dumps.map { (path) throws(CommandFailure) in
+            (try readDump(path, limits: configuration.limits.json), SystemInterface.baseName(path))
         }
-        report.finish(findings: nil)
-        output.flush()
-        if let failure = output.failure { throw CommandFailure(failure) }
-        return .success
+        let makeReport = { (output: FileOutput) -> TreeReport in
+            let report = TreeReport(output: output, settings: invocation.reportSettings)
+            for (database, name) in databases { report.addDump(database, source: name) }
+            return report
+        }
+        if captures.isEmpty, !databases.isEmpty, !invocation.arguments.has(Options.interface.key) {
+            let output = try invocation.makeOutput(streaming: false)
+            makeReport(output).finish(findings: nil)
+            output.flush()
+            if let failure = output.failure { throw CommandFailure(failure) }
+            return .success
+        }
+        return try analyse(invocation, configuration: configuration, files: captures, streams: false, makeReport: makeReport)
     }
 
-    /// Whether a regular file starts, after white space, with `{` or `[`: no capture file does
-    /// (pcap and pcapng start with binary magic numbers).
+    /// Whether a regular file is JSON rather than a capture: it has no pcap or pcapng magic number
+    /// and starts, after white space and a byte-order mark, with `{` or `[`.
     private static func isJSONDump(_ path: String) -> Bool {
         guard path != "-", let bytes = SystemInterface.firstBytes(of: path, count: 64) else { return false }
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let captureMagics: [[UInt8]] = [
+            [0xD4, 0xC3, 0xB2, 0xA1], [0xA1, 0xB2, 0xC3, 0xD4], [0x4D, 0x3C, 0xB2, 0xA1], [0xA1, 0xB2, 0x3C, 0x4D],
+            [0x0A, 0x0D, 0x0D, 0x0A],
+        ]
+        if captureMagics.contains(where: bytes.starts(with:)) { return false }
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        let first = text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
