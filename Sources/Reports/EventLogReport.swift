@@ -11,13 +11,14 @@ public final class EventLogReport: CaptureReport {
     private let output: ReportOutput
     private let settings: ReportSettings
     private let stream: EventStreamWriter
-    private var wroteTimeBase = false
+    private var context: TextContext
 
     /// - Parameter command: the command name written into the JSON header (`events`, `live`).
     public init(output: ReportOutput, settings: ReportSettings, command: String = "events") {
         self.output = output
         self.settings = settings
         stream = EventStreamWriter(output: output, format: settings.format, command: command, selectsEveryEvent: true)
+        context = TextContext(output: output, style: settings.style)
     }
 
     public func consume(_ event: HAPEvent) {
@@ -25,10 +26,7 @@ public final class EventLogReport: CaptureReport {
             if !stream.noteContext(event, clock: clock) { stream.write(event, clock: clock) }
             return
         }
-        if !wroteTimeBase, let origin = clock.origin, event.packet != nil {
-            wroteTimeBase = true
-            output.write(settings.style.paint("times are seconds since the first packet, \(CaptureClock.iso8601(origin))", .dim) + "\n")
-        }
+        context.writeTimeBaseIfDue(event, clock: clock)
         output.write(EventText.line(event, clock: clock, style: settings.style) + "\n")
         output.endOfRecord()
     }
@@ -37,7 +35,7 @@ public final class EventLogReport: CaptureReport {
         switch settings.format {
         case .text:
             if let findings {
-                for finding in findings { output.write(FindingText.line(finding, clock: clock, style: settings.style) + "\n") }
+                for finding in findings { output.write(FindingText.line(finding, style: settings.style) + "\n") }
             }
         case .json, .ndjson:
             stream.finish(clock: clock) { writer in

@@ -1,6 +1,6 @@
 import HAPJSON
 
-/// Audit findings in text: one line each in streamed reports, a block each in the summary.
+/// Audit findings in text: one line each.
 enum FindingText {
     static func role(_ severity: ReportFinding.Severity) -> TextStyle.Role {
         switch severity {
@@ -11,24 +11,11 @@ enum FindingText {
     }
 
     /// `HIGH    pairing/srp-malformed  A is 0 mod N (#19, #21)`.
-    static func line(_ finding: ReportFinding, clock: CaptureClock, style: TextStyle) -> String {
+    static func line(_ finding: ReportFinding, style: TextStyle) -> String {
         let severity = style.paint(EventText.padRight(finding.severity.description.uppercased(), 7), role(finding.severity))
         let packets = finding.evidence.compactMap(\.packet).prefix(6).map { "#\($0)" }
         return severity + " " + finding.rule + "  " + TerminalText.sanitized(finding.title)
             + (packets.isEmpty ? "" : style.paint(" (\(packets.joined(separator: ", ")))", .dim))
-    }
-
-    /// The finding with its explanation and every piece of evidence, indented.
-    static func block(_ finding: ReportFinding, clock: CaptureClock, style: TextStyle, indent: String) -> [String] {
-        var lines = [indent + line(finding, clock: clock, style: style)]
-        lines.append(indent + "        " + TerminalText.sanitized(finding.explanation))
-        for evidence in finding.evidence {
-            var location = evidence.packet.map { "#\($0)" } ?? ""
-            if let time = evidence.time { location += (location.isEmpty ? "" : " ") + clock.relativeText(time) }
-            if let connection = evidence.connection { location += (location.isEmpty ? "" : " ") + connection }
-            lines.append(indent + "        " + style.paint(location.isEmpty ? "–" : location, .dim) + "  " + TerminalText.sanitized(evidence.detail))
-        }
-        return lines
     }
 
     /// `3 (1 high, 2 medium)`, or `none`.

@@ -34,7 +34,7 @@ struct SummaryText {
         if let findings {
             lines.append(heading("findings") + " " + FindingText.count(findings))
             for finding in findings.sorted(by: { $0.severity > $1.severity }).prefix(limit) {
-                lines.append("  " + FindingText.line(finding, clock: clock, style: style))
+                lines.append("  " + FindingText.line(finding, style: style))
             }
             lines += more(findings.count, "findings")
         }

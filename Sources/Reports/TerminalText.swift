@@ -20,11 +20,6 @@ enum TerminalText {
         return String(result)
     }
 
-    /// Bytes from the wire as text: UTF-8 when they are, sanitized; invalid sequences as U+FFFD.
-    static func sanitized(bytes: some Collection<UInt8>) -> String {
-        sanitized(String(decoding: bytes, as: UTF8.self))
-    }
-
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value)
     }

@@ -33,7 +33,8 @@ struct TextContext {
         return true
     }
 
-    private mutating func writeTimeBaseIfDue(_ event: HAPEvent, clock: CaptureClock) {
+    /// Says once, before the first line with a time, what the times count from.
+    mutating func writeTimeBaseIfDue(_ event: HAPEvent, clock: CaptureClock) {
         guard !wroteTimeBase, event.packet != nil, let origin = clock.origin else { return }
         wroteTimeBase = true
         output.write(style.paint("times are seconds since the first packet, \(CaptureClock.iso8601(origin))", .dim) + "\n")
@@ -41,7 +42,7 @@ struct TextContext {
 
     /// A closing line: `74 packets; 34 HTTP messages`.
     func footer(_ what: String) -> String {
-        let packets = totals.map { "\($0.packets) packets" } ?? "no packets"
+        let packets = totals.map { EventText.plural($0.packets, "packet") } ?? "no packets"
         return style.paint("\(packets); \(what)", .dim)
     }
 }
