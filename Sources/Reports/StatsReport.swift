@@ -78,7 +78,9 @@ public final class StatsReport: CaptureReport {
                 let frames = connection.frames[direction]
                 rows.append([
                     index == 0 ? "#\(connection.connection.id)" : "",
-                    index == 0 ? "\(connection.connection.controller) → \(connection.connection.accessory)" : "  " + connection.reason,
+                    index == 0
+                        ? "\(connection.connection.controller) → \(connection.connection.accessory)"
+                        : "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.reason)",
                     direction == .controllerToAccessory ? "c→a" : "a→c",
                     tcp.map { "\($0.packets)" } ?? "", tcp.map { "\($0.payloadBytes)" } ?? "",
                     tcp.map { "\($0.retransmissions)" } ?? "", tcp.map { "\($0.outOfOrderSegments)" } ?? "",
@@ -89,7 +91,7 @@ public final class StatsReport: CaptureReport {
                 ])
             }
         }
-        let table = SummaryText.aligned(rows, indent: "  ")
+        let table = SummaryText.aligned(rows, indent: "  ", rightAligned: Set(3 ... 11))
         lines.append(style.paint(table[0], .dim))
         lines += table.dropFirst()
         lines.append("")

@@ -217,9 +217,10 @@ struct SummaryText {
         return lines
     }
 
-    /// Rows padded into columns on their plain text. Colored cells are measured without their
-    /// escape sequences, so color does not disturb the alignment.
-    static func aligned(_ rows: [[String]], indent: String) -> [String] {
+    /// Rows padded into columns on their plain text, numbers (the columns in `rightAligned`)
+    /// flush right. Colored cells are measured without their escape sequences, so color does not
+    /// disturb the alignment.
+    static func aligned(_ rows: [[String]], indent: String, rightAligned: Set<Int> = []) -> [String] {
         let columnCount = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columnCount)
         for row in rows {
@@ -227,11 +228,15 @@ struct SummaryText {
         }
         return rows.map { row in
             var line = indent
-            for (index, cell) in row.enumerated() where !cell.isEmpty || index < row.count - 1 {
-                line += cell
-                if index < row.count - 1, widths[index] > 0 {
-                    line += String(repeating: " ", count: widths[index] - visibleWidth(cell) + 2)
+            for (index, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[index] - visibleWidth(cell))
+                let isLast = index == row.count - 1
+                if rightAligned.contains(index) {
+                    line += padding + cell
+                } else {
+                    line += cell + (isLast ? "" : padding)
                 }
+                if !isLast, widths[index] > 0 { line += "  " }
             }
             return String(line.reversed().drop { $0 == " " }.reversed())
         }

@@ -9,7 +9,10 @@ struct StatsReportTests {
         let text = try RecordedCapture("lossy-link").render { StatsReport(output: $0, settings: ReportSettings()) }.text
         let rows = text.split(separator: "\n")
         let row = try #require(rows.first { $0.hasPrefix("  #2 ") })
-        #expect(row.contains("c→a  73       11673  3        2             0     0          22      1024     0         yes"))
+        #expect(row.hasSuffix("c→a       73  11673        3             2     0          0      22     1024         0  yes"))
+        let next = try #require(rows.firstIndex(of: row).map { rows[$0 + 1] })
+        #expect(next.contains("#36–#198, closed (FIN)"))
+        #expect(next.hasSuffix("a→c       85  73449       12             0     0          0      74     1024         0  yes"))
         #expect(text.contains("limits  none reached"))
         #expect(text.contains("totals  204 packets, 102464 bytes"))
     }
