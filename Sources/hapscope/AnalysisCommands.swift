@@ -32,14 +32,15 @@ extension Command {
         let files = files ?? invocation.captureFiles
         if let interface = invocation.arguments.value(Options.interface.key) {
             guard files.isEmpty else { throw CommandFailure("read captures or capture live with -i, not both") }
+            let driver = LiveDriver(invocation: invocation, configuration: configuration, interface: interface)
+            let capture = try driver.openCapture()
             let output = try invocation.makeOutput(streaming: true)
-            let report = try makeReport(output)
-            return try LiveDriver(invocation: invocation, configuration: configuration, interface: interface)
-                .run(into: report, output: output)
+            return try driver.run(capture, into: try makeReport(output), output: output)
         }
+        let reader = try CaptureFileDriver.openReader(files, invocation: invocation)
         let output = try invocation.makeOutput(streaming: streams && files.contains("-"))
         let report = try makeReport(output)
-        return try CaptureFileDriver(invocation: invocation, configuration: configuration).run(into: report, output: output, files: files)
+        return try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report, output: output)
     }
 
     static let summary = analysing(

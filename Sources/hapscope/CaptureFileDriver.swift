@@ -10,20 +10,25 @@ struct CaptureFileDriver {
     let invocation: Invocation
     let configuration: AnalysisConfiguration
 
-    /// Analyses every capture of `files` into `report`, finishes it, and returns the exit status:
-    /// `.usageOrInput` when a capture was damaged or unreadable (named on standard error; the
-    /// report covers everything read before), else `.success`.
-    func run(into report: CaptureReport, output: FileOutput, files: [String]) throws(CommandFailure) -> ExitStatus {
+    /// Opens the captures, so that a missing or unreadable first file stops the command before
+    /// any report is started.
+    static func openReader(_ files: [String], invocation: Invocation) throws(CommandFailure) -> CaptureFileReader {
         guard !files.isEmpty else {
             throw CommandFailure(
                 "no capture given: name a pcap or pcapng file, or - for standard input (see 'hapscope \(invocation.command.name) --help')")
         }
-        let reader: CaptureFileReader
         do {
-            reader = try CaptureFileReader(files: files, filter: invocation.arguments.value(Options.filter.key))
+            return try CaptureFileReader(files: files, filter: invocation.arguments.value(Options.filter.key))
         } catch {
             throw CommandFailure(error.description)
         }
+    }
+
+    /// Analyses every packet `reader` delivers into `report`, finishes it, and returns the exit
+    /// status: `.usageOrInput` when a capture was damaged or unreadable (named on standard error;
+    /// the report covers everything read before), else `.success`.
+    func run(_ reader: CaptureFileReader, into report: CaptureReport, output: FileOutput) throws(CommandFailure) -> ExitStatus {
+        let files = reader.files
         let analyzer = CaptureAnalyzer(configuration: configuration) { report.consume($0) }
         let progress = invocation.showsProgress && !files.contains("-") ? ProgressBar() : nil
         var inputErrors: [CaptureError] = []

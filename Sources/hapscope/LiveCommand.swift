@@ -27,9 +27,10 @@ extension Command {
         guard let interface = invocation.arguments.value(Options.interface.key) else {
             throw CommandFailure("live needs an interface: -i IFACE (see 'hapscope live --help')")
         }
-        let configuration = try invocation.analysisConfiguration()
+        let driver = LiveDriver(invocation: invocation, configuration: try invocation.analysisConfiguration(), interface: interface)
+        let capture = try driver.openCapture()
         let output = try invocation.makeOutput(streaming: true)
         let report = EventLogReport(output: output, settings: invocation.reportSettings, command: "live")
-        return try LiveDriver(invocation: invocation, configuration: configuration, interface: interface).run(into: report, output: output)
+        return try driver.run(capture, into: report, output: output)
     }
 }

@@ -26,14 +26,19 @@ struct LiveDriver {
         return captureConfiguration
     }
 
-    func run(into report: CaptureReport, output: FileOutput) throws(CommandFailure) -> ExitStatus {
+    /// Opens and activates the interface, so that a capture that cannot start stops the command
+    /// before any report is started.
+    func openCapture() throws(CommandFailure) -> LiveCapture {
         let settings = try captureConfiguration()
-        let capture: LiveCapture
         do throws(CaptureError) {
-            capture = try LiveCapture(interface: interface, configuration: settings)
+            return try LiveCapture(interface: interface, configuration: settings)
         } catch {
             throw CommandFailure(error.description)
         }
+    }
+
+    /// Analyses what `capture` delivers into `report` until the capture ends, then finishes both.
+    func run(_ capture: LiveCapture, into report: CaptureReport, output: FileOutput) throws(CommandFailure) -> ExitStatus {
         StopSignals.install(stopping: capture.stopper)
         if !invocation.isQuiet {
             for warning in capture.warnings { StandardError.line("hapscope: \(interface): \(warning)") }
