@@ -12,7 +12,9 @@ enum TerminalText {
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) {
-                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+                // Spelled as Swift's debugDescription spells it, which quoted values use.
+                let digits = String(scalar.value, radix: 16, uppercase: true)
+                result.append(contentsOf: "\\u{\(digits.count < 2 ? "0" + digits : digits)}".unicodeScalars)
             } else {
                 result.append(scalar)
             }

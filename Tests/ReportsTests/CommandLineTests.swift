@@ -60,6 +60,7 @@ struct CommandLineTests {
     @Test("-o writes the report to a file and nothing to standard output")
     func outputFile() throws {
         let file = try Self.temporaryFile("report.json", Data())
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let result = try HapscopeBinary.run(["stats", Self.bridge, "--format", "json", "-o", file.path])
         #expect(result.status == 0)
         #expect(result.standardOutput.isEmpty)
@@ -126,6 +127,7 @@ struct CommandLineTests {
     @Test("a bad key-log line stops the command, naming the file and line, status 2")
     func badKeyLog() throws {
         let keyLog = try Self.temporaryFile("keys.txt", Data("# comment\nPAIR_VERIFY_SHARED_SECRET 00 1234\n".utf8))
+        defer { try? FileManager.default.removeItem(at: keyLog.deletingLastPathComponent()) }
         try Self.expectError(["summary", Self.bridge, "--keylog", keyLog.path], saying: "\(keyLog.path):2: PAIR_VERIFY_SHARED_SECRET: expected 32 bytes, found 2")
     }
 
@@ -133,6 +135,7 @@ struct CommandLineTests {
     func damagedCapture() throws {
         let bytes = try Data(contentsOf: RecordedCapture.directory.appendingPathComponent("bridge.pcap"))
         let damaged = try Self.temporaryFile("damaged.pcap", bytes.prefix(5000))
+        defer { try? FileManager.default.removeItem(at: damaged.deletingLastPathComponent()) }
         let result = try HapscopeBinary.run(["summary", damaged.path])
         #expect(result.status == 2)
         #expect(result.standardOutput.contains("traffic       29 packets"))
@@ -153,6 +156,7 @@ struct CommandLineTests {
         try Self.expectError(["tlv", "not hex!"], saying: "the command line: not hex or base64")
         // HAP: Pair Verify M4 is the State alone.
         let file = try Self.temporaryFile("blob.bin", Data([0x06, 0x01, 0x04]))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let fromFile = try HapscopeBinary.run(["tlv", "@" + file.path, "--as", "pair-verify", "--format", "json"])
         #expect(fromFile.status == 0)
         #expect(try JSONDocument(bytes: Array(fromFile.outputBytes)).root["message"]?["state"]?.stringValue == "M4")
@@ -165,9 +169,11 @@ struct CommandLineTests {
         let capture = try RecordedCapture("bridge")
         let body = try #require(capture.accessoriesBody)
         let object = try Self.temporaryFile("accessories.json", Data(body))
+        defer { try? FileManager.default.removeItem(at: object.deletingLastPathComponent()) }
         let text = String(decoding: body, as: UTF8.self)
         let listStart = try #require(text.firstIndex(of: "["))
         let list = try Self.temporaryFile("list.json", Data(("  " + text[listStart...].dropLast()).utf8))
+        defer { try? FileManager.default.removeItem(at: list.deletingLastPathComponent()) }
         let fromObject = try HapscopeBinary.run(["tree", object.path])
         let fromList = try HapscopeBinary.run(["tree", list.path])
         let fromCapture = try HapscopeBinary.run(["tree", Self.bridge, "--keylog", Self.bridgeKeys])
@@ -178,6 +184,7 @@ struct CommandLineTests {
         let piped = try HapscopeBinary.run(["tree", "--dump", "-"], input: Data(body))
         #expect(tree(piped.standardOutput) == tree(fromCapture.standardOutput))
         let notJSON = try Self.temporaryFile("broken.json", Data("{\"accessories\": [".utf8))
+        defer { try? FileManager.default.removeItem(at: notJSON.deletingLastPathComponent()) }
         try Self.expectError(["tree", notJSON.path], saying: "broken.json: not an /accessories dump: json: truncated")
     }
 
@@ -185,6 +192,7 @@ struct CommandLineTests {
     func deterministicEventStream() throws {
         let first = try HapscopeBinary.run(["events", "--format", "ndjson", "--keylog", Self.bridgeKeys, Self.bridge])
         let copy = try Self.temporaryFile("bridge.pcap", try Data(contentsOf: RecordedCapture.directory.appendingPathComponent("bridge.pcap")))
+        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
         let second = try HapscopeBinary.run(["events", "--format", "ndjson", "--keylog", Self.bridgeKeys, copy.path])
         #expect(first.status == 0)
         #expect(first.outputBytes == second.outputBytes)

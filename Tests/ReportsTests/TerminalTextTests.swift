@@ -14,12 +14,12 @@ struct TerminalTextTests {
         let hostile = "Lamp\u{1B}[2J\u{1B}]0;owned\u{07}"
         let shown = TerminalText.sanitized(hostile)
         #expect(!shown.unicodeScalars.contains { $0.value < 0x20 })
-        #expect(shown == "Lamp\\u{1b}[2J\\u{1b}]0;owned\\u{7}")
+        #expect(shown == "Lamp\\u{1B}[2J\\u{1B}]0;owned\\u{07}")
     }
 
     @Test("C1 controls and DEL are escaped too: some terminals read U+009B as CSI")
     func c1Controls() {
-        #expect(TerminalText.sanitized("a\u{9B}31mb\u{7F}") == "a\\u{9b}31mb\\u{7f}")
+        #expect(TerminalText.sanitized("a\u{9B}31mb\u{7F}") == "a\\u{9B}31mb\\u{7F}")
     }
 
     @Test("color wraps text in SGR sequences only when asked")
