@@ -9,7 +9,8 @@ import Packets
 public protocol CaptureReport: HAPEventConsumer {
     /// Times in the report count from `clock.origin`.
     var clock: CaptureClock { get set }
-    /// Writes what remains. `findings` are the audit's, or nil when the audit did not run.
+    /// Writes what remains. `findings` are the audit's, or nil when the audit did not run; the
+    /// summary and the streamed reports show them (`tree` and `stats` have no place for them).
     func finish(findings: [ReportFinding]?)
 }
 

@@ -112,13 +112,14 @@ public final class DiscoveryReport: CaptureReport {
     public func finish(findings: [ReportFinding]?) {
         switch settings.format {
         case .text:
+            context.writeFindings(findings)
             output.write(context.footer(
                 "\(advertisements) advertisement\(advertisements == 1 ? "" : "s") of "
                     + (instances.count < Self.maximumInstancesCounted ? "" : "at least ")
                     + "\(instances.count) instance\(instances.count == 1 ? "" : "s"), "
                     + "\(queries) browsing quer\(queries == 1 ? "y" : "ies")") + "\n")
         case .json, .ndjson:
-            stream.finish(clock: clock)
+            stream.finish(clock: clock, findings: findings)
         }
         output.endOfRecord()
     }

@@ -6,7 +6,7 @@ import Packets
 extension EventJSON {
     /// An HTTP message (docs/json.md, "http-message"): the event's packet is the one holding the
     /// message's last byte; `firstPacket` holds its first.
-    static func writeHTTPMessage(_ event: HTTPMessageEvent, clock: CaptureClock, into writer: inout JSONWriter) {
+    static func writeHTTPMessage(_ event: HTTPMessageEvent, into writer: inout JSONWriter) {
         let message = event.message
         writer.member("firstPacket", event.firstPacket.number)
         writeConnection(event.connection, into: &writer)

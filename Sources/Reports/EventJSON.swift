@@ -61,7 +61,7 @@ public enum EventJSON {
             writer.member("handshakeSeen", opened.handshakeSeen)
             writer.member("recognisedBy", opened.recognisedBy.rawValue)
         case .httpMessage(let message):
-            writeHTTPMessage(message, clock: clock, into: &writer)
+            writeHTTPMessage(message, into: &writer)
         case .pairingMessage(let message):
             writePairingMessage(message, into: &writer)
         case .pairingExchange(let exchange):

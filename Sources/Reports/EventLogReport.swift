@@ -33,17 +33,8 @@ public final class EventLogReport: CaptureReport {
 
     public func finish(findings: [ReportFinding]?) {
         switch settings.format {
-        case .text:
-            if let findings {
-                for finding in findings { output.write(FindingText.line(finding, style: settings.style) + "\n") }
-            }
-        case .json, .ndjson:
-            stream.finish(clock: clock) { writer in
-                if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
-            }
-            if settings.format == .ndjson, let findings {
-                for finding in findings { FindingJSON.writeLine(finding, clock: clock, to: output) }
-            }
+        case .text: context.writeFindings(findings)
+        case .json, .ndjson: stream.finish(clock: clock, findings: findings)
         }
         output.endOfRecord()
     }

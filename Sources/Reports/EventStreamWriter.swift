@@ -92,29 +92,35 @@ final class EventStreamWriter {
         return true
     }
 
-    /// Closes the JSON document with the context; extra members (findings) come from `trailer`.
-    func finish(clock: CaptureClock, trailer: (inout JSONWriter) -> Void = { _ in }) {
+    /// Ends the output: the JSON document is closed with the context and the findings, and NDJSON
+    /// gets one line per finding. `findings` are the audit's, nil when it did not run.
+    func finish(clock: CaptureClock, findings: [ReportFinding]?) {
         beginIfNeeded()
-        guard format == .json else { return }
-        var writer = JSONWriter(reservingCapacity: 512)
-        writer.beginObject()
-        writer.objects("inputs", inputs) { writer, input in
-            writer.member("name", input.name)
-            writer.member("linkType", input.linkType)
+        switch format {
+        case .json:
+            var writer = JSONWriter(reservingCapacity: 512)
+            writer.beginObject()
+            writer.objects("inputs", inputs) { writer, input in
+                writer.member("name", input.name)
+                writer.member("linkType", input.linkType)
+            }
+            writer.member("firstPacketTime", clock.origin.map(CaptureClock.iso8601))
+            writer.array("problems", problems) { writer, entry in
+                EventJSON.write(entry.event, clock: clock, into: &writer)
+            }
+            if problemsLeftOut > 0 { writer.member("problemsNotListed", problemsLeftOut) }
+            if let totals {
+                writer.object("totals") { writer in EventJSON.writeTotals(totals, into: &writer) }
+            }
+            if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
+            writer.endObject()
+            // The members continue the object opened in `beginIfNeeded`: drop this one's braces.
+            let members = writer.text.dropFirst().dropLast()
+            output.write((eventCount == 0 ? "]" : "\n]") + (members.isEmpty ? "" : "," + members) + "}\n")
+        case .ndjson:
+            for finding in findings ?? [] { FindingJSON.writeLine(finding, clock: clock, to: output) }
+        case .text:
+            break
         }
-        writer.member("firstPacketTime", clock.origin.map(CaptureClock.iso8601))
-        writer.array("problems", problems) { writer, entry in
-            EventJSON.write(entry.event, clock: clock, into: &writer)
-        }
-        if problemsLeftOut > 0 { writer.member("problemsNotListed", problemsLeftOut) }
-        if let totals {
-            writer.object("totals") { writer in EventJSON.writeTotals(totals, into: &writer) }
-        }
-        trailer(&writer)
-        writer.endObject()
-        // The members continue the object opened in `beginIfNeeded`: drop this one's opening brace.
-        let members = writer.text.dropFirst().dropLast()
-        output.write((eventCount == 0 ? "]" : "\n]") + (members.isEmpty ? "" : "," + members) + "}\n")
-        output.endOfRecord()
     }
 }

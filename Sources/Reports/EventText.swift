@@ -5,7 +5,8 @@ import Packets
 
 /// One line per event, tcpdump style: when, which packet, what kind of thing, what happened.
 ///
-/// `   1.204311     #38  session #2  decrypting both directions (PAIR_VERIFY_SHARED_SECRET)`.
+/// `    1.767669     #38  session #2  encrypted from here (pair-verify M4); decrypting both directions
+/// with PAIR_VERIFY_SHARED_SECRET`.
 /// Used by `events` and `live`, and by the other text reports for the lines they share (problems,
 /// session starts).
 enum EventText {
@@ -18,13 +19,13 @@ enum EventText {
 
     /// The whole line for an event.
     static func line(_ event: HAPEvent, clock: CaptureClock, style: TextStyle) -> String {
-        let (label, text, role) = describe(event, clock: clock, style: style)
+        let (label, text, role) = describe(event, style: style)
         let paintedLabel = style.paint(padRight(label, 12), role)
         return prefix(event.packet, clock: clock, style: style) + "  " + paintedLabel + text
     }
 
-    /// The label column (with its color) and the text of an event.
-    static func describe(_ event: HAPEvent, clock: CaptureClock, style: TextStyle) -> (String, String, TextStyle.Role) {
+    /// The label column, the text of an event, and the label's color.
+    private static func describe(_ event: HAPEvent, style: TextStyle) -> (String, String, TextStyle.Role) {
         switch event.kind {
         case .inputOpened(let input):
             return ("input", "reading \(TerminalText.sanitized(input.name)) (\(input.linkType))", .heading)
@@ -50,7 +51,7 @@ enum EventText {
             if !failed.isEmpty { text += style.paint(" (failed: \(failed.map(\.name).joined(separator: ", ")))", .bad) }
             return ("pair #\(exchange.connection.id)", text, .heading)
         case .sessionStarted(let start):
-            return ("session #\(start.connection.id)", sessionLine(start, style: style), start.decryptable.isEmpty ? .warning : .good)
+            return ("session #\(start.connection.id)", sessionLine(start), start.decryptable.isEmpty ? .warning : .good)
         case .sessionProblem(let problem):
             return ("session #\(problem.connection.id)",
                     style.paint("\(problem.kind.rawValue) \(arrow(problem.direction)) ", .bad) + TerminalText.sanitized(problem.message), .bad)
@@ -125,7 +126,7 @@ enum EventText {
         return text
     }
 
-    static func sessionLine(_ start: SessionStartEvent, style: TextStyle) -> String {
+    static func sessionLine(_ start: SessionStartEvent) -> String {
         var text = "encrypted from here (\(start.trigger.rawValue)); "
         switch start.decryptable.count {
         case 2: text += "decrypting both directions"

@@ -99,9 +99,10 @@ public final class HTTPReport: CaptureReport {
     public func finish(findings: [ReportFinding]?) {
         switch settings.format {
         case .text:
+            context.writeFindings(findings)
             output.write(context.footer("\(messageCount) HTTP message\(messageCount == 1 ? "" : "s")") + "\n")
         case .json, .ndjson:
-            stream.finish(clock: clock)
+            stream.finish(clock: clock, findings: findings)
         }
         output.endOfRecord()
     }

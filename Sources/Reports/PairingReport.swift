@@ -145,9 +145,10 @@ public final class PairingReport: CaptureReport {
     public func finish(findings: [ReportFinding]?) {
         switch settings.format {
         case .text:
+            context.writeFindings(findings)
             output.write("\n" + context.footer("\(exchangeCount) pairing exchange\(exchangeCount == 1 ? "" : "s")") + "\n")
         case .json, .ndjson:
-            stream.finish(clock: clock)
+            stream.finish(clock: clock, findings: findings)
         }
         output.endOfRecord()
     }

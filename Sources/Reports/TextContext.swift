@@ -40,6 +40,13 @@ struct TextContext {
         output.write(style.paint("times are seconds since the first packet, \(CaptureClock.iso8601(origin))", .dim) + "\n")
     }
 
+    /// One line per audit finding, most severe first; nothing when the audit did not run.
+    func writeFindings(_ findings: [ReportFinding]?) {
+        for finding in (findings ?? []).sorted(by: { $0.severity > $1.severity }) {
+            output.write(FindingText.line(finding, style: style) + "\n")
+        }
+    }
+
     /// A closing line: `74 packets; 34 HTTP messages`.
     func footer(_ what: String) -> String {
         let packets = totals.map { EventText.plural($0.packets, "packet") } ?? "no packets"

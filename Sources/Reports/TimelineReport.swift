@@ -114,10 +114,11 @@ public final class TimelineReport: CaptureReport {
     public func finish(findings: [ReportFinding]?) {
         switch settings.format {
         case .text:
+            context.writeFindings(findings)
             let filter = selectors.isEmpty ? "" : " for " + selectors.map(\.description).joined(separator: ", ")
             output.write(context.footer("\(entryCount) characteristic entr\(entryCount == 1 ? "y" : "ies")\(filter)") + "\n")
         case .json, .ndjson:
-            stream.finish(clock: clock)
+            stream.finish(clock: clock, findings: findings)
         }
         output.endOfRecord()
     }

@@ -43,4 +43,17 @@ struct HTTPReportTests {
         #expect(lines.first?["type"]?.stringValue == "header")
         #expect(lines.last?["type"]?.stringValue == "input-ended")
     }
+
+    @Test("the audit's findings close the report when it ran, most severe first")
+    func findings() throws {
+        let capture = try RecordedCapture("bridge")
+        let text = capture.render({ HTTPReport(output: $0, settings: ReportSettings()) }, findings: SummaryReportTests.findings.reversed()).text
+        let lines = text.split(separator: "\n")
+        #expect(lines.suffix(3).first?.hasPrefix("HIGH    pairing/srp-malformed") == true)
+        #expect(lines.suffix(2).first?.hasPrefix("MEDIUM  session/nonce-skip") == true)
+        let ndjson = capture.render({ HTTPReport(output: $0, settings: ReportSettings(format: .ndjson)) }, findings: SummaryReportTests.findings).text
+        #expect(ndjson.split(separator: "\n").filter { $0.hasPrefix("{\"type\":\"finding\",\"rule\":") }.count == 2)
+        let withoutAudit = capture.render { HTTPReport(output: $0, settings: ReportSettings()) }.text
+        #expect(!withoutAudit.contains("HIGH"))
+    }
 }
