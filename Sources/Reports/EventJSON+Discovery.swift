@@ -1,0 +1,125 @@
+import DNS
+import HAPAnalysis
+import HAPJSON
+import WireParsing
+
+extension EventJSON {
+    static func writeAdvertisement(_ event: AdvertisementEvent, into writer: inout JSONWriter) {
+        let service = event.service
+        writer.member("sender", event.sender.description)
+        writer.member("instance", service.instance.instanceText)
+        writer.member("serviceType", service.serviceType.serviceAndTransport)
+        writer.member("name", service.name.escapedText)
+        writer.member("response", event.isResponse)
+        writer.member("goodbye", service.isGoodbye)
+        writer.member("firstSighting", event.isFirstSighting)
+        if let location = service.location {
+            writer.member("host", location.target.displayText)
+            writer.member("port", Int(location.port))
+        }
+        writer.member("addresses", strings: service.addresses.map { $0.address.description })
+        if !service.subtypes.isEmpty {
+            writer.member("subtypes", strings: service.subtypes.map { DNSName.displayText(ofLabel: $0) })
+        }
+        if let fields = explainedFields(service) {
+            writer.objects("txt", fields) { writer, field in
+                writer.member("key", field.key)
+                writer.member("value", field.value)
+                writer.member("explanation", field.explanation)
+            }
+        }
+        if let hap = service.hap {
+            writer.object("hap") { writer in writeHAP(hap, into: &writer) }
+        }
+        if let matter = service.matter {
+            writer.object("matter") { writer in writeMatter(matter, into: &writer) }
+        }
+        writer.objects("changes", event.changes) { writer, change in
+            writer.member("key", change.key)
+            writer.member("old", change.old)
+            writer.member("new", change.new)
+            writer.member("significant", change.isSignificant)
+        }
+        writer.member("setupHashMatches", event.setupHashMatches)
+        writer.objects("diagnostics", diagnostics(of: event)) { writer, diagnostic in
+            writer.member("source", diagnostic.source)
+            writer.member("offset", diagnostic.offset)
+            writer.member("message", diagnostic.message)
+        }
+    }
+
+    /// The TXT keys with their meaning: HAP's or Matter's explanations, else the raw pairs.
+    static func explainedFields(_ service: ServiceAdvertisement) -> [TXTFieldExplanation]? {
+        if let hap = service.hap { return hap.fields }
+        if let fields = service.matter?.txt?.fields { return fields }
+        return service.txt.map { txt in
+            txt.entries.map { TXTFieldExplanation(key: $0.key, value: $0.valueText, explanation: "", offset: $0.offset) }
+        }
+    }
+
+    private static func writeHAP(_ hap: HAPServiceTXT, into writer: inout JSONWriter) {
+        writer.member("deviceID", hap.deviceID)
+        writer.member("model", hap.model)
+        writer.member("category", hap.categoryIdentifier)
+        writer.member("categoryName", hap.categoryName)
+        writer.member("configurationNumber", hap.configurationNumber)
+        writer.member("stateNumber", hap.stateNumber)
+        writer.member("statusFlags", hap.statusFlags?.rawValue)
+        writer.member("paired", hap.statusFlags.map { !$0.contains(.notPaired) })
+        writer.member("featureFlags", hap.featureFlags?.rawValue)
+        writer.member("protocolVersion", hap.protocolVersion?.description)
+        writer.member("setupHash", hex: hap.setupHash)
+    }
+
+    private static func writeMatter(_ matter: MatterAdvertisement, into writer: inout JSONWriter) {
+        writer.member("role", matter.role.rawValue)
+        writer.member("compressedFabricID", matter.compressedFabricID.map { hex64($0) })
+        writer.member("nodeID", matter.nodeID.map { hex64($0) })
+        writer.member("subtypes", strings: matter.subtypes.map { "\($0)" })
+        guard let txt = matter.txt else { return }
+        writer.member("longDiscriminator", txt.longDiscriminator.map(Int.init))
+        writer.member("vendorID", txt.vendorID.map(Int.init))
+        writer.member("productID", txt.productID.map(Int.init))
+        writer.member("commissioningMode", txt.commissioningMode.map { Int($0.rawValue) })
+        writer.member("deviceType", txt.deviceType.map(Int.init))
+        writer.member("deviceName", txt.deviceName)
+    }
+
+    private static func hex64(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    /// Every problem found in the advertisement, by where it was found.
+    struct AdvertisementDiagnostic {
+        let source: String
+        let offset: Int?
+        let message: String
+    }
+
+    static func diagnostics(of event: AdvertisementEvent) -> [AdvertisementDiagnostic] {
+        var result: [AdvertisementDiagnostic] = []
+        for diagnostic in event.messageDiagnostics {
+            result.append(.init(source: "mdns", offset: diagnostic.offset, message: diagnostic.kind.description))
+        }
+        for diagnostic in event.service.txt?.diagnostics ?? [] {
+            result.append(.init(source: "txt", offset: diagnostic.offset, message: diagnostic.kind.description))
+        }
+        for diagnostic in event.service.hap?.diagnostics ?? [] {
+            result.append(.init(source: "hap", offset: diagnostic.offset, message: diagnostic.kind.description))
+        }
+        for diagnostic in event.service.matter?.allDiagnostics ?? [] {
+            result.append(.init(source: "matter", offset: diagnostic.offset, message: diagnostic.kind.description))
+        }
+        return result
+    }
+
+    static func writeQuery(_ query: DiscoveryQueryEvent, into writer: inout JSONWriter) {
+        writer.member("sender", query.sender.description)
+        writer.objects("queries", query.queries) { writer, question in
+            writer.member("name", question.name.displayText)
+            writer.member("recordType", question.type.description)
+            writer.member("unicastResponse", question.prefersUnicastResponse)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import HAPAnalysis
+import HAPJSON
+
+extension EventJSON {
+    static func writeSessionStart(_ event: SessionStartEvent, into writer: inout JSONWriter) {
+        writeConnection(event.connection, into: &writer)
+        writer.member("trigger", event.trigger.rawValue)
+        writeDirections("decryptable", event.decryptable, into: &writer)
+        writer.member("keySource", event.keySource?.rawValue)
+        writer.member("reason", event.reason)
+        // Present only when the user asked for keys (`--show-keys`); the analysis leaves them out otherwise.
+        if let keys = event.revealedKeys {
+            writer.object("keys") { writer in
+                for direction in directions {
+                    writer.member(direction.rawValue, keys[direction])
+                }
+            }
+        }
+    }
+
+    static func writeConnectionSummary(_ summary: ConnectionSummary, clock: CaptureClock, into writer: inout JSONWriter) {
+        writeConnection(summary.connection, into: &writer)
+        writer.member("deviceID", summary.deviceID)
+        writer.member("reason", summary.reason)
+        writer.member("handshakeSeen", summary.handshakeSeen)
+        writer.packetMembers(summary.firstPacket, clock: clock, prefix: "first")
+        writer.packetMembers(summary.lastPacket, clock: clock, prefix: "last")
+        writer.object("tcp") { writer in
+            for direction in directions {
+                guard let counters = summary.tcp[direction] else { continue }
+                writer.object(direction.rawValue) { writer in writeTCPCounters(counters, into: &writer) }
+            }
+        }
+        writer.member("encrypted", summary.encrypted)
+        writeDirections("decrypted", summary.decrypted, into: &writer)
+        if !summary.frames.isEmpty {
+            writer.object("frames") { writer in
+                for direction in directions {
+                    guard let frames = summary.frames[direction] else { continue }
+                    writer.object(direction.rawValue) { writer in writeFrameStatistics(frames, into: &writer) }
+                }
+            }
+        }
+        writer.member("httpMessages", summary.httpMessages)
+    }
+
+    static func writeTCPCounters(_ counters: ConnectionSummary.TCPCounters, into writer: inout JSONWriter) {
+        writer.member("packets", counters.packets)
+        writer.member("payloadBytes", counters.payloadBytes)
+        writer.member("retransmissions", counters.retransmissions)
+        writer.member("outOfOrderSegments", counters.outOfOrderSegments)
+        writer.member("conflictingOverlaps", counters.conflictingOverlaps)
+        writer.member("gaps", counters.gaps)
+        writer.member("gapBytes", counters.gapBytes)
+        writer.member("bytesDroppedByLimit", counters.bytesDroppedByLimit)
+    }
+
+    static func writeFrameStatistics(_ frames: FrameStatistics, into writer: inout JSONWriter) {
+        writer.member("frames", frames.frames)
+        writer.member("ciphertextBytes", frames.ciphertextBytes)
+        writer.member("plaintextBytes", frames.plaintextBytes)
+        writer.member("largestFrame", frames.largestFrame)
+        writer.member("oversizeFrames", frames.oversizeFrames)
+    }
+}

@@ -1,0 +1,64 @@
+import HAPJSON
+
+/// Audit findings in text: one line each.
+enum FindingText {
+    static func role(_ severity: ReportFinding.Severity) -> TextStyle.Role {
+        switch severity {
+        case .high: .bad
+        case .medium: .warning
+        case .low, .info: .dim
+        }
+    }
+
+    /// `HIGH    pairing/srp-malformed  A is 0 mod N (#19, #21)`.
+    static func line(_ finding: ReportFinding, style: TextStyle) -> String {
+        let severity = style.paint(EventText.padRight(finding.severity.description.uppercased(), 7), role(finding.severity))
+        let packets = finding.evidence.compactMap(\.packet).prefix(6).map { "#\($0)" }
+        return severity + " " + finding.rule + "  " + TerminalText.sanitized(finding.title)
+            + (packets.isEmpty ? "" : style.paint(" (\(packets.joined(separator: ", ")))", .dim))
+    }
+
+    /// `3 (1 high, 2 medium)`, or `none`.
+    static func count(_ findings: [ReportFinding]) -> String {
+        guard !findings.isEmpty else { return "none" }
+        let bySeverity = ReportFinding.Severity.allCases.reversed().compactMap { severity -> String? in
+            let count = findings.filter { $0.severity == severity }.count
+            return count == 0 ? nil : "\(count) \(severity)"
+        }
+        return "\(findings.count) (\(bySeverity.joined(separator: ", ")))"
+    }
+}
+
+/// Audit findings in JSON, with the field names the audit module uses: `rule`, `severity`,
+/// `title`, `explanation`, `evidence` [{`packet`, `time`, `connection`, `detail`}].
+enum FindingJSON {
+    static func write(_ finding: ReportFinding, clock: CaptureClock, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("rule", finding.rule)
+        writer.member("severity", finding.severity.description)
+        writer.member("title", finding.title)
+        writer.member("explanation", finding.explanation)
+        writer.objects("evidence", finding.evidence) { writer, evidence in
+            writer.member("packet", evidence.packet)
+            if let time = evidence.time, let seconds = clock.relativeSeconds(time) {
+                writer.key("time")
+                writer.double(seconds)
+            }
+            writer.member("connection", evidence.connection)
+            writer.member("detail", evidence.detail)
+        }
+        writer.endObject()
+    }
+
+    static func writeFindings(_ findings: [ReportFinding], clock: CaptureClock, into writer: inout JSONWriter) {
+        writer.array("findings", findings) { writer, finding in write(finding, clock: clock, into: &writer) }
+    }
+
+    /// One NDJSON line: the finding with `"type":"finding"` first.
+    static func writeLine(_ finding: ReportFinding, clock: CaptureClock, to output: ReportOutput) {
+        var writer = JSONWriter(reservingCapacity: 256)
+        write(finding, clock: clock, into: &writer)
+        output.write("{\"type\":\"finding\"," + writer.text.dropFirst() + "\n")
+        output.endOfRecord()
+    }
+}

@@ -1,0 +1,167 @@
+import HAPAnalysis
+import HAPJSON
+
+/// `hapscope stats`: per HAP connection, packets, bytes, retransmissions, out-of-order segments
+/// and gaps in each direction, and the frames of encrypted sessions; then the totals and the
+/// resource limits that were reached.
+public final class StatsReport: CaptureReport {
+    public var clock = CaptureClock()
+    private let output: ReportOutput
+    private let settings: ReportSettings
+    private let limits: [LimitSetting]
+    private let retentionLimit: Int
+    private var connections: [ConnectionSummary] = []
+    private var droppedConnections = 0
+    private var inputs: [InputOpenedEvent] = []
+    private var totals: InputSummary?
+
+    /// One configured bound, by the name `--limit` and the analysis use for it.
+    public struct LimitSetting: Sendable, Hashable {
+        public let name: String
+        public let value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// - Parameters:
+    ///   - limits: the bounds in force, shown beside the ones reached.
+    ///   - retentionLimit: connections kept for the table; more are counted, not listed.
+    public init(output: ReportOutput, settings: ReportSettings, limits: [LimitSetting] = [], retentionLimit: Int = 10_000) {
+        self.output = output
+        self.settings = settings
+        self.limits = limits
+        self.retentionLimit = retentionLimit
+    }
+
+    public func consume(_ event: HAPEvent) {
+        switch event.kind {
+        case .connectionClosed(let summary):
+            if connections.count < retentionLimit { connections.append(summary) } else { droppedConnections += 1 }
+        case .inputOpened(let input):
+            inputs.append(input)
+        case .inputEnded(let summary):
+            totals = summary
+        default:
+            break
+        }
+    }
+
+    public func finish(findings: [ReportFinding]?) {
+        switch settings.format {
+        case .text: writeText()
+        case .json: writeJSON()
+        case .ndjson: writeNDJSON()
+        }
+        output.endOfRecord()
+    }
+
+    // MARK: Text
+
+    private func writeText() {
+        let style = settings.style
+        var lines: [String] = []
+        if let totals {
+            lines.append(style.paint("totals", .heading) + "  \(totals.packets) packets, \(totals.bytes) bytes; "
+                + "\(totals.tcpConnections) TCP connections (\(totals.hapConnections) HAP); \(totals.udpDatagrams) UDP datagrams "
+                + "(\(totals.mdnsMessages) mDNS); \(totals.otherPackets) other; \(totals.undecodablePackets) undecodable")
+        }
+        lines.append("")
+        lines.append(style.paint("HAP connections", .heading) + " \(connections.count + droppedConnections)"
+            + (droppedConnections > 0 ? " (\(droppedConnections) not listed)" : ""))
+        var rows: [[String]] = [["conn", "endpoints", "dir", "packets", "bytes", "retrans", "out-of-order", "gaps", "gap bytes", "frames", "largest", "oversize", "decrypted"]]
+        for connection in connections {
+            for (index, direction) in EventJSON.directions.enumerated() {
+                let tcp = connection.tcp[direction]
+                let frames = connection.frames[direction]
+                rows.append([
+                    index == 0 ? "#\(connection.connection.id)" : "",
+                    index == 0
+                        ? "\(connection.connection.controller) → \(connection.connection.accessory)"
+                        : "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.reason)",
+                    direction == .controllerToAccessory ? "c→a" : "a→c",
+                    tcp.map { "\($0.packets)" } ?? "", tcp.map { "\($0.payloadBytes)" } ?? "",
+                    tcp.map { "\($0.retransmissions)" } ?? "", tcp.map { "\($0.outOfOrderSegments)" } ?? "",
+                    tcp.map { "\($0.gaps)" } ?? "", tcp.map { "\($0.gapBytes)" } ?? "",
+                    frames.map { "\($0.frames)" } ?? "–", frames.map { "\($0.largestFrame)" } ?? "–",
+                    frames.map { "\($0.oversizeFrames)" } ?? "–",
+                    connection.encrypted ? (connection.decrypted.contains(direction) ? "yes" : "no") : "–",
+                ])
+            }
+        }
+        let table = SummaryText.aligned(rows, indent: "  ", rightAligned: Set(3 ... 11))
+        lines.append(style.paint(table[0], .dim))
+        lines += table.dropFirst()
+        lines.append("")
+        let reached = totals?.limitsReached.sorted { $0.key < $1.key } ?? []
+        if reached.isEmpty {
+            lines.append(style.paint("limits", .heading) + "  none reached")
+        } else {
+            lines.append(style.paint("limits reached", .heading))
+            for (name, count) in reached {
+                let value = limits.first { $0.name == name }.map { " (limit \($0.value))" } ?? ""
+                lines.append("  " + style.paint("\(name)\(value)", .warning) + ": \(count) time\(count == 1 ? "" : "s")")
+            }
+        }
+        output.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    // MARK: JSON
+
+    private func writeConnection(_ summary: ConnectionSummary, into writer: inout JSONWriter) {
+        EventJSON.writeConnectionSummary(summary, clock: clock, into: &writer)
+    }
+
+    private func writeLimits(into writer: inout JSONWriter) {
+        writer.object("limits") { writer in
+            writer.object("configured") { writer in
+                for limit in limits { writer.member(limit.name, limit.value) }
+            }
+            writer.object("reached") { writer in
+                for (name, count) in (totals?.limitsReached ?? [:]).sorted(by: { $0.key < $1.key }) { writer.member(name, count) }
+            }
+        }
+    }
+
+    private func writeJSON() {
+        var writer = JSONWriter(reservingCapacity: 4096)
+        writer.beginObject()
+        writer.member("schema", EventJSON.schema)
+        writer.member("command", "stats")
+        writer.objects("inputs", inputs) { writer, input in
+            writer.member("name", input.name)
+            writer.member("linkType", input.linkType)
+        }
+        writer.objects("connections", connections) { writer, summary in writeConnection(summary, into: &writer) }
+        writer.member("connectionsNotListed", droppedConnections)
+        if let totals { writer.object("totals") { EventJSON.writeTotals(totals, into: &$0) } }
+        writeLimits(into: &writer)
+        writer.endObject()
+        output.write(writer.text + "\n")
+    }
+
+    private func writeNDJSON() {
+        func line(_ type: String, _ body: (inout JSONWriter) -> Void) {
+            var writer = JSONWriter(reservingCapacity: 512)
+            writer.beginObject()
+            writer.member("type", type)
+            body(&writer)
+            writer.endObject()
+            output.write(writer.text + "\n")
+        }
+        line("header") { writer in
+            writer.member("schema", EventJSON.schema)
+            writer.member("command", "stats")
+        }
+        for summary in connections {
+            output.write(EventJSON.encode(HAPEvent(packet: summary.lastPacket, kind: .connectionClosed(summary)), clock: clock) + "\n")
+        }
+        line("stats") { writer in
+            writer.member("connectionsNotListed", droppedConnections)
+            if let totals { writer.object("totals") { EventJSON.writeTotals(totals, into: &$0) } }
+            writeLimits(into: &writer)
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import HAPAnalysis
+import HAPJSON
+import Packets
+
+/// `hapscope summary`, the default command: one screen on what the capture shows, with the
+/// other commands named where a list was cut short.
+///
+/// Built on `CaptureModel`, which keeps memory bounded whatever the capture's size. The findings
+/// line is filled from the audit's findings handed to `finish(findings:)`; without them (nil)
+/// there is no findings line.
+public final class SummaryReport: CaptureReport {
+    public var clock = CaptureClock()
+    private let output: ReportOutput
+    private let settings: ReportSettings
+    private let model: CaptureModel
+    /// How many entries each section lists in text before pointing to the command that lists all.
+    public var sectionLimit = 12
+
+    public init(output: ReportOutput, settings: ReportSettings, retentionLimit: Int = 10_000) {
+        self.output = output
+        self.settings = settings
+        model = CaptureModel(retentionLimit: retentionLimit)
+    }
+
+    public func consume(_ event: HAPEvent) {
+        model.consume(event)
+    }
+
+    public func finish(findings: [ReportFinding]?) {
+        switch settings.format {
+        case .text: writeText(findings: findings)
+        case .json: writeJSON(findings: findings)
+        case .ndjson: writeNDJSON(findings: findings)
+        }
+        output.endOfRecord()
+    }
+
+    // MARK: Text
+
+    private func writeText(findings: [ReportFinding]?) {
+        let text = SummaryText(model: model, clock: clock, style: settings.style, limit: sectionLimit)
+        output.write(text.lines(findings: findings).joined(separator: "\n") + "\n")
+    }
+
+    // MARK: JSON
+
+    private func writeJSON(findings: [ReportFinding]?) {
+        var writer = JSONWriter(reservingCapacity: 4096)
+        writer.beginObject()
+        writer.member("schema", EventJSON.schema)
+        writer.member("command", "summary")
+        writer.objects("inputs", model.inputs) { writer, input in
+            writer.member("name", input.name)
+            writer.member("linkType", input.linkType)
+        }
+        if let summary = model.summary {
+            writer.object("totals") { writer in EventJSON.writeTotals(summary, into: &writer) }
+        }
+        writer.objects("accessories", model.accessories) { writer, accessory in writeAccessory(accessory, into: &writer) }
+        writer.objects("connections", model.connections) { writer, connection in writeConnection(connection, into: &writer) }
+        writer.object("pairing") { writer in
+            writePairingCounts(into: &writer)
+            writer.array("exchanges", model.exchanges) { writer, exchange in
+                EventJSON.write(HAPEvent(packet: exchange.steps.last?.packet, kind: .pairingExchange(exchange)), clock: clock, into: &writer)
+            }
+        }
+        writeCounts(into: &writer)
+        writer.array("problems", model.problems) { writer, entry in
+            EventJSON.write(HAPEvent(packet: entry.packet, kind: .problem(entry.problem)), clock: clock, into: &writer)
+        }
+        if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
+        writer.endObject()
+        output.write(writer.text + "\n")
+    }
+
+    private func writeNDJSON(findings: [ReportFinding]?) {
+        func line(_ type: String, _ body: (inout JSONWriter) -> Void) {
+            var writer = JSONWriter(reservingCapacity: 512)
+            writer.beginObject()
+            writer.member("type", type)
+            body(&writer)
+            writer.endObject()
+            output.write(writer.text + "\n")
+        }
+        line("header") { writer in
+            writer.member("schema", EventJSON.schema)
+            writer.member("command", "summary")
+        }
+        for input in model.inputs {
+            line("input-opened") { writer in
+                writer.member("name", input.name)
+                writer.member("linkType", input.linkType)
+            }
+        }
+        for accessory in model.accessories { line("accessory") { writeAccessory(accessory, into: &$0) } }
+        for connection in model.connections { line("connection") { writeConnection(connection, into: &$0) } }
+        for exchange in model.exchanges {
+            output.write(EventJSON.encode(HAPEvent(packet: exchange.steps.last?.packet, kind: .pairingExchange(exchange)), clock: clock) + "\n")
+        }
+        for entry in model.problems {
+            output.write(EventJSON.encode(HAPEvent(packet: entry.packet, kind: .problem(entry.problem)), clock: clock) + "\n")
+        }
+        for finding in findings ?? [] { FindingJSON.writeLine(finding, clock: clock, to: output) }
+        line("summary") { writer in
+            if let summary = model.summary {
+                writer.object("totals") { writer in EventJSON.writeTotals(summary, into: &writer) }
+            }
+            writer.object("pairing") { writer in writePairingCounts(into: &writer) }
+            writeCounts(into: &writer)
+            if let findings { writer.member("findings", findings.count) }
+        }
+    }
+
+    private func writeAccessory(_ accessory: CaptureModel.Accessory, into writer: inout JSONWriter) {
+        writer.member("deviceID", accessory.deviceID)
+        writer.member("name", accessory.name)
+        writer.member("instance", accessory.instanceName)
+        writer.member("model", accessory.model)
+        writer.member("category", accessory.categoryIdentifier)
+        writer.member("categoryName", accessory.categoryName)
+        writer.member("configurationNumber", accessory.configurationNumber)
+        writer.member("statusFlags", accessory.statusFlags?.rawValue)
+        writer.member("paired", accessory.statusFlags.map { !$0.contains(.notPaired) })
+        writer.member("endpoints", strings: accessory.endpoints.map(\.description))
+        writer.member("advertisements", accessory.advertisements)
+        writer.member("firstSeenPacket", accessory.firstSeen?.number)
+        writer.member("databaseVersions", accessory.databaseVersions)
+        writer.array("connections", accessory.connectionIDs) { writer, id in writer.integer(Int64(id)) }
+        writer.objects("characteristics", accessory.characteristics.sorted { $0.key < $1.key }) { writer, entry in
+            writer.member("characteristic", entry.key.description)
+            writer.member("name", entry.value.name)
+            writer.member("reads", entry.value.reads)
+            writer.member("writes", entry.value.writes)
+            writer.member("events", entry.value.events)
+            writer.member("lastValue", entry.value.lastValue?.value.jsonValue)
+            writer.member("lastStatus", entry.value.lastStatus?.rawValue)
+        }
+    }
+
+    private func writeConnection(_ connection: CaptureModel.Connection, into writer: inout JSONWriter) {
+        EventJSON.writeConnection(connection.info, into: &writer)
+        writer.member("deviceID", connection.deviceID)
+        writer.member("openedPacket", connection.opened?.number)
+        writer.member("handshakeSeen", connection.handshakeSeen)
+        writer.member("httpMessages", connection.httpMessages)
+        writer.member("pairingExchanges", connection.pairingExchanges)
+        if let session = connection.session {
+            writer.object("session") { writer in
+                writer.member("trigger", session.trigger.rawValue)
+                EventJSON.writeDirections("decryptable", session.decryptable, into: &writer)
+                writer.member("keySource", session.keySource?.rawValue)
+                writer.member("reason", session.reason)
+            }
+        }
+        writer.objects("sessionProblems", connection.sessionProblems) { writer, problem in
+            writer.member("direction", problem.direction.rawValue)
+            writer.member("kind", problem.kind.rawValue)
+            writer.member("frameCounter", problem.frameCounter)
+            writer.member("message", problem.message)
+        }
+        if let closed = connection.closed {
+            writer.member("closeReason", closed.reason)
+            writer.member("lastPacket", closed.lastPacket.number)
+        }
+    }
+
+    private func writePairingCounts(into writer: inout JSONWriter) {
+        writer.object("counts") { writer in
+            for procedure in [PairingProcedure.pairSetup, .pairVerify, .pairings] {
+                guard let tally = model.counts.pairingExchanges[procedure] else { continue }
+                writer.object(procedure.rawValue) { writer in
+                    writer.member("succeeded", tally.succeeded)
+                    writer.member("failed", tally.failed)
+                    writer.member("incomplete", tally.incomplete)
+                }
+            }
+        }
+    }
+
+    private func writeCounts(into writer: inout JSONWriter) {
+        let counts = model.counts
+        writer.object("counts") { writer in
+            writer.member("advertisements", counts.advertisements)
+            writer.member("goodbyes", counts.goodbyes)
+            writer.member("matterAdvertisements", counts.matterAdvertisements)
+            writer.member("httpMessages", counts.httpMessages)
+            writer.member("decryptedHTTPMessages", counts.decryptedHTTPMessages)
+            writer.member("sessions", counts.sessions)
+            writer.member("decryptedSessions", counts.decryptedSessions)
+            writer.object("sessionProblems") { writer in
+                for (kind, count) in counts.sessionProblems.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    writer.member(kind.rawValue, count)
+                }
+            }
+            writer.object("characteristicActivity") { writer in
+                for kind in SummaryText.activityKinds {
+                    writer.member(kind.rawValue, counts.characteristicActivity[kind] ?? 0)
+                }
+            }
+            writer.object("problems") { writer in
+                for (kind, count) in model.problemCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    writer.member(kind.rawValue, count)
+                }
+            }
+            writer.member("droppedConnections", counts.droppedConnections)
+            writer.member("droppedExchanges", counts.droppedExchanges)
+            writer.member("droppedProblems", counts.droppedProblems)
+        }
+    }
+}

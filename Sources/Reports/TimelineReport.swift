@@ -1,0 +1,125 @@
+import HAPAnalysis
+import HAPJSON
+
+/// Which characteristics `hapscope timeline --char` follows: an `aid.iid` address, or a name
+/// matched without regard to case anywhere in the characteristic's catalogue name
+/// (`temperature` follows Current Temperature and Target Temperature).
+public struct CharacteristicSelector: Sendable, Hashable, CustomStringConvertible {
+    public enum Match: Sendable, Hashable {
+        case id(CharacteristicID)
+        case name(String)
+    }
+
+    public let match: Match
+
+    /// `1.10` selects that address; anything else is a name.
+    public init(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 2, let aid = UInt64(parts[0]), let iid = UInt64(parts[1]) {
+            match = .id(CharacteristicID(aid: aid, iid: iid))
+        } else {
+            match = .name(text.lowercased())
+        }
+    }
+
+    public func selects(_ activity: CharacteristicActivity) -> Bool {
+        switch match {
+        case .id(let id): activity.id == id
+        case .name(let name): activity.name?.lowercased().contains(name) ?? false
+        }
+    }
+
+    public var description: String {
+        switch match {
+        case .id(let id): id.description
+        case .name(let name): "\"\(name)\""
+        }
+    }
+}
+
+/// `hapscope timeline`: characteristic reads, writes, events and subscriptions in capture order,
+/// written as they arrive. With selectors, only the characteristics they select.
+public final class TimelineReport: CaptureReport {
+    public var clock = CaptureClock()
+    private let output: ReportOutput
+    private let settings: ReportSettings
+    private let selectors: [CharacteristicSelector]
+    private let stream: EventStreamWriter
+    private var context: TextContext
+    private var entryCount = 0
+
+    public init(output: ReportOutput, settings: ReportSettings, selectors: [CharacteristicSelector] = []) {
+        self.output = output
+        self.settings = settings
+        self.selectors = selectors
+        stream = EventStreamWriter(output: output, format: settings.format, command: "timeline")
+        context = TextContext(output: output, style: settings.style)
+    }
+
+    private func selects(_ activity: CharacteristicActivity) -> Bool {
+        selectors.isEmpty || selectors.contains { $0.selects(activity) }
+    }
+
+    public func consume(_ event: HAPEvent) {
+        guard settings.format == .text else {
+            if stream.noteContext(event, clock: clock) { return }
+            if case .characteristic(let activity) = event.kind, selects(activity) { stream.write(event, clock: clock) }
+            return
+        }
+        if context.handle(event, clock: clock) { return }
+        guard case .characteristic(let activity) = event.kind, selects(activity) else { return }
+        if entryCount == 0 {
+            output.write(settings.style.paint(
+                EventText.padLeft("time", 12) + EventText.padLeft("packet", 8) + "  conn  "
+                    + EventText.padRight("kind", 12) + EventText.padRight("char", 8) + EventText.padRight("name", 28) + "value",
+                .heading) + "\n")
+        }
+        entryCount += 1
+        output.write(line(activity, event: event) + "\n")
+        output.endOfRecord()
+    }
+
+    private func line(_ activity: CharacteristicActivity, event: HAPEvent) -> String {
+        let style = settings.style
+        var text = EventText.prefix(event.packet, clock: clock, style: style) + "  "
+        text += EventText.padRight("#\(activity.connection.id)", 6)
+        let kindRole: TextStyle.Role = switch activity.kind {
+        case .write: .controller
+        case .event: .accessory
+        case .read, .subscribe, .unsubscribe: .dim
+        }
+        text += style.paint(EventText.padRight(activity.kind.rawValue, 12), kindRole)
+        text += EventText.padRight(activity.id.description, 8)
+        text += EventText.padRight(activity.name.map(TerminalText.sanitized) ?? "?", 28)
+        switch activity.kind {
+        case .subscribe: text += "events on"
+        case .unsubscribe: text += "events off"
+        case .read, .write, .event: break
+        }
+        if let value = activity.value {
+            let described = ValueText.describe(value, type: activity.type, unit: activity.unit)
+            text += value.issues.isEmpty ? described : style.paint(described, .warning)
+        }
+        if let status = activity.status {
+            text += style.paint(" → status \(status)", .bad)
+        }
+        if activity.timedWrite { text += style.paint("  (timed write)", .dim) }
+        if !activity.answered { text += style.paint("  (no response before the connection ended)", .warning) }
+        if let request = activity.requestPacket, request.number != event.packet?.number {
+            text += style.paint("  (request #\(request.number))", .dim)
+        }
+        return text
+    }
+
+    public func finish(findings: [ReportFinding]?) {
+        switch settings.format {
+        case .text:
+            context.writeFindings(findings)
+            let filter = selectors.isEmpty ? "" : " for " + selectors.map(\.description).joined(separator: ", ")
+            output.write(context.footer("\(entryCount) characteristic entr\(entryCount == 1 ? "y" : "ies")\(filter)") + "\n")
+        case .json, .ndjson:
+            stream.finish(clock: clock, findings: findings)
+        }
+        output.endOfRecord()
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParsing
+import HAPAnalysis
+import Reports
+
+/// The commands that analyse captures and write one report.
+extension Command {
+    /// A command that reads captures into the report `makeReport` builds.
+    private static func analysing(
+        _ name: String, summary: String, extraOptions: [OptionSpec] = [], details: String = "", streams: Bool,
+        makeReport: @escaping @Sendable (Invocation, FileOutput, AnalysisConfiguration) -> CaptureReport
+    ) -> Command {
+        let spec = CommandSpec(
+            name: name, summary: summary, usage: "[options] [capture ...]", options: extraOptions + Options.analysis,
+            positionalName: "capture", details: (details.isEmpty ? "" : details + "\n\n") + Options.analysisDetails)
+        return Command(spec: spec) { invocation throws(CommandFailure) in
+            let configuration = try invocation.analysisConfiguration()
+            return try analyse(invocation, configuration: configuration, streams: streams) { output in
+                makeReport(invocation, output, configuration)
+            }
+        }
+    }
+
+    /// Reads `files` (by default the captures named), or captures live with `-i`, into the report
+    /// `makeReport` builds for the output, and returns the exit status.
+    ///
+    /// - Parameter streams: whether the report is written as events arrive, so that its records
+    ///   should leave at once when the input is live (`-i`, or standard input: `tcpdump -w -`).
+    static func analyse(
+        _ invocation: Invocation, configuration: AnalysisConfiguration, files: [String]? = nil, streams: Bool,
+        makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
+    ) throws(CommandFailure) -> ExitStatus {
+        let files = files ?? invocation.captureFiles
+        if let interface = invocation.arguments.value(Options.interface.key) {
+            guard files.isEmpty else { throw CommandFailure("read captures or capture live with -i, not both") }
+            let driver = LiveDriver(invocation: invocation, configuration: configuration, interface: interface)
+            let capture = try driver.openCapture()
+            let output = try invocation.makeOutput(streaming: true)
+            return try driver.run(capture, into: try makeReport(output), output: output)
+        }
+        let reader = try CaptureFileDriver.openReader(files, invocation: invocation)
+        let output = try invocation.makeOutput(streaming: streams && files.contains("-"))
+        let report = try makeReport(output)
+        return try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report, output: output)
+    }
+
+    static let summary = analysing(
+        "summary",
+        summary: "One screen on a capture: accessories, connections, pairing, sessions, activity, problems.",
+        details: "This is the command run when none is named: 'hapscope capture.pcap'.", streams: false
+    ) { invocation, output, _ in
+        SummaryReport(output: output, settings: invocation.reportSettings)
+    }
+
+    static let discover = analysing(
+        "discover",
+        summary: "Every HAP and Matter mDNS advertisement over time, TXT keys explained, changes highlighted.",
+        extraOptions: [Options.verbose],
+        details: """
+            The first advertisement of an instance lists every TXT key with its meaning; later ones
+            list what changed (c#, s# and sf highlighted). --verbose lists every key every time.
+            Goodbyes (TTL 0) and browsing queries are shown too.
+            """,
+        streams: true
+    ) { invocation, output, _ in
+        DiscoveryReport(output: output, settings: invocation.reportSettings, verbose: invocation.arguments.has(Options.verbose.key))
+    }
+
+    static let pairing = analysing(
+        "pairing",
+        summary: "Each pair-setup, pair-verify and /pairings exchange as a ladder, M1 to M6, TLVs decoded.",
+        details: """
+            Each ladder shows the messages between controller and accessory with every TLV item
+            (field name and value), refusals, how long the accessory took for M2, M4 and M6, and the
+            checks hapscope could make with the key log: SRP proofs, Ed25519 signatures.
+            """,
+        streams: true
+    ) { invocation, output, _ in
+        PairingReport(output: output, settings: invocation.reportSettings)
+    }
+
+    static let timelineCharacteristic = OptionSpec(
+        ["--char"], .value(name: "AID.IID|NAME"), repeatable: true,
+        help: "follow one characteristic: 1.10, or a name such as temperature")
+
+    static let timeline = analysing(
+        "timeline",
+        summary: "Characteristic reads, writes, events and subscriptions in time order.",
+        extraOptions: [timelineCharacteristic],
+        details: """
+            Entries are written as they are found. --char follows one characteristic by address
+            (1.10) or by name, matched anywhere in the catalogue name without regard to case;
+            give it several times to follow several.
+            """,
+        streams: true
+    ) { invocation, output, _ in
+        TimelineReport(
+            output: output, settings: invocation.reportSettings,
+            selectors: invocation.arguments.values(timelineCharacteristic.key).map(CharacteristicSelector.init))
+    }
+
+    static let http = analysing(
+        "http",
+        summary: "Every HAP HTTP message, decrypted where the key log allows, as it is reassembled.",
+        extraOptions: [Options.verbose],
+        details: """
+            One line per message; --verbose adds the headers and the body (pairing bodies decoded
+            as TLV8, binary bodies as a hex dump). Connections, the switch to encrypted frames and
+            why a session cannot be decrypted are shown where they happen.
+            """,
+        streams: true
+    ) { invocation, output, _ in
+        HTTPReport(output: output, settings: invocation.reportSettings, verbose: invocation.arguments.has(Options.verbose.key))
+    }
+
+    static let stats = analysing(
+        "stats",
+        summary: "Per connection: packets, bytes, retransmissions, out-of-order segments, gaps, frames; limits.",
+        streams: false
+    ) { invocation, output, configuration in
+        let limits = LimitOption.all.map { option in
+            StatsReport.LimitSetting(name: option.name, value: option.describe(option.read(configuration.limits)))
+        }
+        return StatsReport(output: output, settings: invocation.reportSettings, limits: limits)
+    }
+
+    static let events = analysing(
+        "events",
+        summary: "Every event of the analysis, one line each; with --format ndjson, the whole event stream.",
+        details: """
+            The NDJSON form is deterministic for a given input and options (no wall-clock time,
+            inputs named by file name only): it is the expected decode a regression test compares
+            against.
+            """,
+        streams: true
+    ) { invocation, output, _ in
+        EventLogReport(output: output, settings: invocation.reportSettings, command: "events")
+    }
+}
