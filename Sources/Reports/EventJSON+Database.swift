@@ -7,7 +7,15 @@ extension EventJSON {
         writeConnection(event.connection, into: &writer)
         writer.member("deviceID", event.deviceID)
         writer.member("bodyLength", event.bodyByteCount)
-        writer.member("error", event.error)
+        if let error = event.error {
+            writer.key("error")
+            writer.beginObject()
+            writer.member("code", error.code.rawValue)
+            writer.member("offset", error.offset)
+            writer.member("expected", error.expected)
+            writer.member("description", error.description)
+            writer.endObject()
+        }
         if let database = event.database {
             writeDatabase(database, into: &writer)
         }

@@ -145,7 +145,7 @@ enum EventText {
 
     static func databaseLine(_ event: AccessoryDatabaseEvent) -> String {
         if let error = event.error {
-            return "/accessories body (\(event.bodyByteCount) bytes) unreadable: " + TerminalText.sanitized(error)
+            return "/accessories body (\(event.bodyByteCount) bytes) unreadable: " + TerminalText.sanitized(error.description)
         }
         guard let database = event.database else { return "/accessories" }
         let services = database.accessories.reduce(0) { $0 + $1.services.count }

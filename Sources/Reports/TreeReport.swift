@@ -50,13 +50,13 @@ public final class TreeReport: CaptureReport {
                 trees[index].database = new
                 trees[index].error = nil
             } else {
-                trees[index].error = database.error
+                trees[index].error = database.error?.description
             }
             trees[index].source = source
             trees[index].bodyLength = database.bodyByteCount
         } else if trees.count < retentionLimit {
             indexByKey[key] = trees.count
-            trees.append(Tree(key: key, database: database.database, error: database.error, source: source, versions: 1,
+            trees.append(Tree(key: key, database: database.database, error: database.error?.description, source: source, versions: 1,
                               bodyLength: database.bodyByteCount))
         } else {
             droppedAccessories += 1
