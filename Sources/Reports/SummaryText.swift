@@ -32,7 +32,7 @@ struct SummaryText {
         lines += [""] + activity()
         lines += [""] + problems()
         if let findings {
-            lines.append(heading("findings") + " " + FindingText.count(findings))
+            lines.append(heading("findings") + "    " + FindingText.count(findings))
             for finding in findings.sorted(by: { $0.severity > $1.severity }).prefix(limit) {
                 lines.append("  " + FindingText.line(finding, style: style))
             }

@@ -3,11 +3,11 @@
 /// Names, header values and bodies come from the wire and may hold escape sequences that move a
 /// terminal's cursor, retitle its window or worse; every such string goes through `sanitized`
 /// before a text report prints it. (JSON output escapes control characters by itself.)
-enum TerminalText {
+public enum TerminalText {
     /// `text` with C0 and C1 control characters (and DEL) shown as `\u{…}`-style escapes, so
     /// nothing is hidden and nothing is interpreted. Printable text, the common case, is returned
     /// as it is.
-    static func sanitized(_ text: String) -> String {
+    public static func sanitized(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -7,6 +7,7 @@ extension Command {
     /// A command that reads captures into the report `makeReport` builds.
     private static func analysing(
         _ name: String, summary: String, extraOptions: [OptionSpec] = [], details: String = "", streams: Bool,
+        offersHTML: Bool = false,
         makeReport: @escaping @Sendable (Invocation, FileOutput, AnalysisConfiguration) -> CaptureReport
     ) -> Command {
         let spec = CommandSpec(
@@ -14,9 +15,13 @@ extension Command {
             positionalName: "capture", details: (details.isEmpty ? "" : details + "\n\n") + Options.analysisDetails)
         return Command(spec: spec) { invocation throws(CommandFailure) in
             let configuration = try invocation.analysisConfiguration()
-            return try analyse(invocation, configuration: configuration, streams: streams) { output in
-                makeReport(invocation, output, configuration)
-            }
+            return try analyse(invocation, configuration: configuration, streams: streams) { output throws(CommandFailure) in
+                guard invocation.format == .html else { return makeReport(invocation, output, configuration) }
+                guard offersHTML else {
+                    throw CommandFailure("--format html writes the whole report: use 'hapscope summary --format html -o report.html'")
+                }
+                return HTMLCaptureReport(output: output, title: invocation.reportTitle)
+            }.status
         }
     }
 
@@ -27,8 +32,8 @@ extension Command {
     ///   should leave at once when the input is live (`-i`, or standard input: `tcpdump -w -`).
     static func analyse(
         _ invocation: Invocation, configuration: AnalysisConfiguration, files: [String]? = nil, streams: Bool,
-        makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
-    ) throws(CommandFailure) -> ExitStatus {
+        export: DecryptedCaptureExport? = nil, makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
+    ) throws(CommandFailure) -> RunOutcome {
         let files = files ?? invocation.captureFiles
         if let interface = invocation.arguments.value(Options.interface.key) {
             guard files.isEmpty else { throw CommandFailure("read captures or capture live with -i, not both") }
@@ -40,13 +45,21 @@ extension Command {
         let reader = try CaptureFileDriver.openReader(files, invocation: invocation)
         let output = try invocation.makeOutput(streaming: streams && files.contains("-"))
         let report = try makeReport(output)
-        return try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report, output: output)
+        let outcome = try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report, export: export)
+        output.flush()
+        if let failure = output.failure { throw CommandFailure(failure) }
+        return outcome
     }
 
     static let summary = analysing(
         "summary",
         summary: "One screen on a capture: accessories, connections, pairing, sessions, activity, problems.",
-        details: "This is the command run when none is named: 'hapscope capture.pcap'.", streams: false
+        details: """
+            This is the command run when none is named: 'hapscope capture.pcap'. With --format
+            html -o report.html it writes the self-contained HTML report: summary, accessory tree,
+            pairing ladders, timeline with plots, mDNS table and findings.
+            """,
+        streams: false, offersHTML: true
     ) { invocation, output, _ in
         SummaryReport(output: output, settings: invocation.reportSettings)
     }

@@ -1,6 +1,13 @@
+import Audit
 import Capture
 import HAPAnalysis
 import Reports
+
+/// How a run ended: the exit status, and the audit's findings (most severe first).
+struct RunOutcome {
+    var status: ExitStatus
+    var findings: [ReportFinding]
+}
 
 /// Runs the analysis over capture files into a report: the loop of `CaptureAnalyzer.analyze`,
 /// plus what the command line needs from it: the report's time origin set from the first
@@ -24,12 +31,17 @@ struct CaptureFileDriver {
         }
     }
 
-    /// Analyses every packet `reader` delivers into `report`, finishes it, and returns the exit
-    /// status: `.usageOrInput` when a capture was damaged or unreadable (named on standard error;
-    /// the report covers everything read before), else `.success`.
-    func run(_ reader: CaptureFileReader, into report: CaptureReport, output: FileOutput) throws(CommandFailure) -> ExitStatus {
+    /// Analyses every packet `reader` delivers into `report` (and the audit, and `export` when a
+    /// decrypted copy is written), finishes it, and returns the outcome: `.usageOrInput` when a
+    /// capture was damaged or unreadable (named on standard error; the report covers everything
+    /// read before), else `.success`.
+    func run(_ reader: CaptureFileReader, into report: CaptureReport, export: DecryptedCaptureExport? = nil) throws(CommandFailure) -> RunOutcome {
         let files = reader.files
-        let analyzer = CaptureAnalyzer(configuration: configuration) { report.consume($0) }
+        let auditor = Auditor(configuration: try invocation.auditConfiguration())
+        let analyzer = CaptureAnalyzer(configuration: configuration, export: export) { event in
+            report.consume(event)
+            auditor.consume(event)
+        }
         let progress = invocation.showsProgress && !files.contains("-") ? ProgressBar() : nil
         var inputErrors: [CaptureError] = []
         var fileIndex = -1
@@ -51,14 +63,13 @@ struct CaptureFileDriver {
         }
         progress?.clear()
         analyzer.finish()
-        report.finish(findings: nil)
-        output.flush()
-        if let failure = output.failure { throw CommandFailure(failure) }
+        let findings = auditor.findings.map(ReportFinding.init)
+        report.finish(findings: findings)
         for error in inputErrors {
             let covered = if case .damagedFile = error { "; the report covers the packets before the damage" } else { "" }
             StandardError.line("hapscope: \(error)\(covered)")
         }
-        return inputErrors.isEmpty ? .success : .usageOrInput
+        return RunOutcome(status: inputErrors.isEmpty ? .success : .usageOrInput, findings: findings)
     }
 }
 

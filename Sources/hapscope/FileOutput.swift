@@ -23,9 +23,18 @@ final class FileOutput: ReportOutput {
     private static let bufferSize = 65_536
 
     /// Standard output.
-    init(flushesEveryRecord: Bool) {
-        name = "standard output"
-        descriptor = STDOUT_FILENO
+    convenience init(flushesEveryRecord: Bool) {
+        self.init(descriptor: STDOUT_FILENO, name: "standard output", flushesEveryRecord: flushesEveryRecord)
+    }
+
+    /// Standard error: for what must not mix with data written to standard output.
+    static var standardError: FileOutput {
+        FileOutput(descriptor: STDERR_FILENO, name: "standard error", flushesEveryRecord: true)
+    }
+
+    private init(descriptor: Int32, name: String, flushesEveryRecord: Bool) {
+        self.name = name
+        self.descriptor = descriptor
         ownsDescriptor = false
         self.flushesEveryRecord = flushesEveryRecord
         buffer.reserveCapacity(Self.bufferSize)

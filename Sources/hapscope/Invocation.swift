@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Audit
 import HAPAnalysis
 import HAPCrypto
 import Reports
@@ -70,6 +71,23 @@ struct Invocation {
             try LimitOption.apply(limit, to: &configuration.limits)
         }
         return configuration
+    }
+
+    /// The audit's settings: the setup code and ID the user gave.
+    func auditConfiguration() throws(CommandFailure) -> AuditConfiguration {
+        do {
+            return try AuditConfiguration(
+                setupCode: arguments.value(Options.setupCode.key), setupID: arguments.value(Options.setupID.key))
+        } catch {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// The title of an HTML report: the captures' file names, or the interface.
+    var reportTitle: String {
+        if let interface = arguments.value(Options.interface.key) { return "hapscope: live capture on \(interface)" }
+        let names = captureFiles.map { $0 == "-" ? "standard input" : SystemInterface.baseName($0) }
+        return "hapscope: " + (names.isEmpty ? "capture" : names.joined(separator: ", "))
     }
 
     /// Every `--keylog` file, then those `HAPKEYLOGFILE` names (colon-separated). A file that

@@ -31,6 +31,6 @@ extension Command {
         let capture = try driver.openCapture()
         let output = try invocation.makeOutput(streaming: true)
         let report = EventLogReport(output: output, settings: invocation.reportSettings, command: "live")
-        return try driver.run(capture, into: report, output: output)
+        return try driver.run(capture, into: report, output: output).status
     }
 }

@@ -1,3 +1,4 @@
+import Audit
 import Capture
 import HAPAnalysis
 import Reports
@@ -38,13 +39,17 @@ struct LiveDriver {
     }
 
     /// Analyses what `capture` delivers into `report` until the capture ends, then finishes both.
-    func run(_ capture: LiveCapture, into report: CaptureReport, output: FileOutput) throws(CommandFailure) -> ExitStatus {
+    func run(_ capture: LiveCapture, into report: CaptureReport, output: FileOutput) throws(CommandFailure) -> RunOutcome {
         StopSignals.install(stopping: capture.stopper)
         if !invocation.isQuiet {
             for warning in capture.warnings { StandardError.line("hapscope: \(interface): \(warning)") }
             StandardError.line("hapscope: listening on \(interface) (\(capture.linkType)); Ctrl-C stops")
         }
-        let analyzer = CaptureAnalyzer(configuration: configuration) { report.consume($0) }
+        let auditor = Auditor(configuration: try invocation.auditConfiguration())
+        let analyzer = CaptureAnalyzer(configuration: configuration) { event in
+            report.consume(event)
+            auditor.consume(event)
+        }
         analyzer.inputOpened(name: interface, linkType: capture.linkType)
         var failure: CaptureError?
         do throws(CaptureError) {
@@ -56,7 +61,8 @@ struct LiveDriver {
             failure = error
         }
         analyzer.finish()
-        report.finish(findings: nil)
+        let findings = auditor.findings.map(ReportFinding.init)
+        report.finish(findings: findings)
         output.flush()
         if let failure { throw CommandFailure(failure.description) }
         if let failure = output.failure { throw CommandFailure(failure) }
@@ -69,7 +75,7 @@ struct LiveDriver {
             }
             StandardError.line("hapscope: \(capture.packetsRead) packets captured\(kernel); \(reason)")
         }
-        return .success
+        return RunOutcome(status: .success, findings: findings)
     }
 
     /// `30`, `30s`, `1.5s`, `500ms`, `5m`, `1h`.

@@ -2,18 +2,19 @@ import Reports
 
 /// What `--format` accepts.
 ///
-/// The three formats every report writes map to `ReportFormat`. A format written by a report of
-/// its own (the HTML report of `Sources/Reports/HTML/`) joins as a case here; the switch in
-/// `reportFormat` then shows where its report is chosen instead (`Invocation.reportSettings`
-/// and the commands' `makeReport`).
+/// The three formats every report writes map to `ReportFormat`; html is written by the HTML
+/// report (`Sources/Reports/HTML/`), chosen in the commands that offer it.
 enum OutputFormat: String, CaseIterable, Sendable {
     case text
     case json
     case ndjson
+    /// The self-contained HTML report (`summary` and `audit` only).
+    case html
 
+    /// The format of the text reports; html has a report of its own, so it maps to none.
     var reportFormat: ReportFormat {
         switch self {
-        case .text: .text
+        case .text, .html: .text
         case .json: .json
         case .ndjson: .ndjson
         }

@@ -41,7 +41,7 @@ extension Command {
             if let failure = output.failure { throw CommandFailure(failure) }
             return .success
         }
-        return try analyse(invocation, configuration: configuration, files: captures, streams: false, makeReport: makeReport)
+        return try analyse(invocation, configuration: configuration, files: captures, streams: false, makeReport: makeReport).status
     }
 
     /// Whether a regular file is JSON rather than a capture: it has no pcap or pcapng magic number

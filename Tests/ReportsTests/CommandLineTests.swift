@@ -102,7 +102,7 @@ struct CommandLineTests {
 
     @Test("a bad option value is one line naming what is accepted, status 2")
     func badValues() throws {
-        try Self.expectError(["summary", "--format", "xml", Self.bridge], saying: "option --format takes one of text, json, ndjson, not 'xml'")
+        try Self.expectError(["summary", "--format", "yaml", Self.bridge], saying: "option --format takes one of text, json, ndjson, html, not 'yaml'")
         try Self.expectError(["summary", "--limit", "tcp.conections=2", Self.bridge], saying: "unknown limit 'tcp.conections'; did you mean 'tcp.connections'?")
         try Self.expectError(["summary", "--limit", "http.body=lots", Self.bridge], saying: "--limit http.body takes a byte count")
         try Self.expectError(["summary", "--setup-code", "12345678", Self.bridge], saying: "--setup-code: \"12345678\" is not a HAP setup code")

@@ -22,7 +22,7 @@ struct DocumentationTests {
         let help = try HapscopeBinary.run(["--help"]).standardOutput
         let commands = help.split(separator: "\n").drop { !$0.hasPrefix("commands") }.dropFirst()
             .prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "help" }
-        #expect(commands.count == 10)
+        #expect(commands.count == 14)
         for command in commands {
             #expect(document.contains("### `\(command)`"), "\(command)")
         }

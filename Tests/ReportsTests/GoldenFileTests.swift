@@ -31,7 +31,7 @@ struct GoldenFileTests {
         Case("bridge", "summary"), Case("bridge", "summary", "json"), Case("bridge", "discover"), Case("bridge", "pairing"),
         Case("bridge", "tree"), Case("bridge", "tree", "json"), Case("bridge", "timeline"), Case("bridge", "http"),
         Case("bridge", "http", variant: "verbose", extra: ["--verbose"]), Case("bridge", "stats"), Case("bridge", "events"),
-        Case("bridge", "events", "ndjson"), Case("bridge", "http", "ndjson"),
+        Case("bridge", "http", "ndjson"),
         Case("wrong-code", "summary"), Case("wrong-code", "pairing"), Case("pairings", "pairing"),
         Case("bad-discovery", "discover"), Case("bad-database", "tree"), Case("lossy-link", "stats"),
         Case("frame-faults", "summary"), Case("multi-connection", "timeline", variant: "temperature", extra: ["--char", "temperature"]),

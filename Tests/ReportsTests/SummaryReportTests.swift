@@ -57,9 +57,9 @@ struct SummaryReportTests {
         let capture = try RecordedCapture("bridge")
         #expect(!Self.text(capture).contains("findings"))
         let text = Self.text(capture, findings: Self.findings)
-        #expect(text.contains("findings 2 (1 high, 1 medium)"))
+        #expect(text.contains("findings    2 (1 high, 1 medium)"))
         #expect(text.contains("HIGH    pairing/srp-malformed  A is 0 mod N (#19)"))
-        #expect(Self.text(capture, findings: []).contains("findings none"))
+        #expect(Self.text(capture, findings: []).contains("findings    none"))
     }
 
     @Test("long sections are cut, naming the command that lists them all")

@@ -1,0 +1,60 @@
+import ArgumentParsing
+import Capture
+import HAPAnalysis
+import Reports
+
+extension Command {
+    static let writeCapture = OptionSpec(
+        ["-w", "--write"], .value(name: "FILE"), help: "write the decrypted capture to FILE (- for standard output)")
+
+    /// What `decrypt` takes: the analysis options that apply to reading and decrypting a capture.
+    private static let decryptOptions = [writeCapture] + Options.analysis.filter {
+        ![Options.interface, Options.count, Options.duration, Options.format, Options.output, Options.showKeys]
+            .map(\.key).contains($0.key)
+    }
+
+    static let decrypt = Command(spec: CommandSpec(
+        name: "decrypt",
+        summary: "Write a copy of the capture in which decrypted sessions carry their plaintext HTTP.",
+        usage: "-w OUT [options] capture ...", options: decryptOptions, positionalName: "capture",
+        details: """
+            Every session the key log opens (both directions) is rewritten from the switch to
+            encrypted frames on: its frames become ordinary TCP packets carrying the plaintext,
+            on the same endpoints, at the time of the packet that completed them, with sequence
+            numbers, lengths and checksums made consistent, so that Wireshark and tshark dissect
+            the HTTP (tshark -r OUT -d tcp.port==PORT,http -Y http). Everything else, sessions
+            that cannot be decrypted included, is copied as it was. The output is a pcap file with
+            the link type of the first input; packets of another link type are left out.
+
+            exit status: 0 written; 2 usage or input error (no -w, a missing or damaged capture,
+            a bad key-log line).
+
+            \(Options.analysisDetails)
+            """)) { invocation throws(CommandFailure) in
+        guard let destination = invocation.arguments.value(writeCapture.key) else {
+            throw CommandFailure("decrypt needs -w FILE: where to write the decrypted capture")
+        }
+        let configuration = try invocation.analysisConfiguration()
+        let reader = try CaptureFileDriver.openReader(invocation.captureFiles, invocation: invocation)
+        guard let linkType = reader.currentLinkType else { throw CommandFailure("the capture holds no packet") }
+        let export: DecryptedCaptureExport
+        do throws(CaptureError) {
+            export = try DecryptedCaptureExport(file: destination, linkType: linkType)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        // With the capture on standard output, the account goes to standard error.
+        let account = destination == "-" ? FileOutput.standardError : FileOutput(flushesEveryRecord: false)
+        let report = DecryptReport(output: account, destination: destination == "-" ? "standard output" : destination) {
+            (export.packetsWritten, export.packetsReplaced)
+        }
+        let outcome = try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report, export: export)
+        do throws(CaptureError) {
+            try export.close()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        if !invocation.isQuiet { account.flush() }
+        return outcome.status
+    }
+}

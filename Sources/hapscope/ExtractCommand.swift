@@ -1,0 +1,47 @@
+import ArgumentParsing
+import Foundation
+import HAPAnalysis
+import Reports
+
+extension Command {
+    static let extractDirectory = OptionSpec(
+        ["-d", "--directory"], .value(name: "DIR"), help: "write the bodies and manifest.json into DIR (created if needed)")
+
+    private static let extractOptions = [extractDirectory] + Options.analysis.filter {
+        ![Options.format, Options.output, Options.showKeys].map(\.key).contains($0.key)
+    }
+
+    static let extract = Command(spec: CommandSpec(
+        name: "extract",
+        summary: "Write every TLV8 and JSON body of a capture as a file, with a manifest of where each came from.",
+        usage: "-d DIR [options] [capture ...]", options: extractOptions, positionalName: "capture",
+        details: """
+            Each pairing body (application/pairing+tlv8) and HAP JSON body (application/hap+json),
+            decrypted where the key log allows, becomes a file named
+            NNNN-c<connection>-<controller|accessory>-<endpoint>[-<state>].<tlv8|json>, so that
+            firmware teams can feed real messages to their own parser tests. manifest.json lists
+            each file with its connection, endpoints, direction, start line, packet numbers, time
+            and whether it was encrypted.
+
+            exit status: 0 written; 2 usage or input error, or a file that cannot be written.
+
+            \(Options.analysisDetails)
+            """)) { invocation throws(CommandFailure) in
+        guard let directory = invocation.arguments.value(extractDirectory.key) else {
+            throw CommandFailure("extract needs -d DIR: where to write the bodies")
+        }
+        let configuration = try invocation.analysisConfiguration()
+        var report: ExtractReport?
+        let outcome = try analyse(invocation, configuration: configuration, streams: false) { output throws(CommandFailure) in
+            do {
+                let made = try ExtractReport(output: output, directory: URL(fileURLWithPath: directory))
+                report = made
+                return made
+            } catch {
+                throw CommandFailure("\(directory): \(error.localizedDescription)")
+            }
+        }
+        if let failure = report?.failure { throw CommandFailure(failure) }
+        return outcome.status
+    }
+}
