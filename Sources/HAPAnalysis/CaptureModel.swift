@@ -86,6 +86,8 @@ public final class CaptureModel: HAPEventConsumer {
         public let opened: PacketInfo?
         public let handshakeSeen: Bool
         public var session: SessionStartEvent?
+        /// The packet whose pairing message switched the connection to encrypted frames.
+        public var sessionStartPacket: PacketInfo?
         public var sessionProblems: [SessionProblemEvent] = []
         public var closed: ConnectionSummary?
         public var httpMessages = 0
@@ -134,7 +136,10 @@ public final class CaptureModel: HAPEventConsumer {
         case .sessionStarted(let start):
             counts.sessions += 1
             if !start.decryptable.isEmpty { counts.decryptedSessions += 1 }
-            updateConnection(start.connection.id) { $0.session = start }
+            updateConnection(start.connection.id) {
+                $0.session = start
+                $0.sessionStartPacket = event.packet
+            }
         case .sessionProblem(let problem):
             counts.sessionProblems[problem.kind, default: 0] += 1
             updateConnection(problem.connection.id) { if $0.sessionProblems.count < 16 { $0.sessionProblems.append(problem) } }

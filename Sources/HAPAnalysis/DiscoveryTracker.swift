@@ -45,9 +45,15 @@ public struct DiscoveryQueryEvent: Sendable {
 struct DiscoveryTracker {
     static let mdnsPort: UInt16 = 5353
 
+    /// How many service instances and accessory endpoints are remembered; the oldest are
+    /// forgotten beyond it, so that a flood of made-up advertisements cannot grow memory.
+    static let maximumInstances = 4096
+
     private var lastTXT: [String: [String: String]] = [:]
+    private var instanceOrder: [String] = []
     /// Accessory endpoints learned from SRV and A/AAAA records: endpoint → device id.
     private(set) var deviceIDs: [Endpoint: String] = [:]
+    private var endpointOrder: [Endpoint] = []
     /// Ports HAP accessories advertise, for recognising connections that start mid-stream.
     private(set) var advertisedPorts: Set<UInt16> = []
     let setupID: String?
@@ -96,7 +102,10 @@ struct DiscoveryTracker {
                 changes.append(TXTChange(key: name, old: previous[name], new: txt[name]))
             }
         }
-        if let txt, !service.isGoodbye { lastTXT[key] = txt }
+        if let txt, !service.isGoodbye {
+            if lastTXT.updateValue(txt, forKey: key) == nil { instanceOrder.append(key) }
+            if instanceOrder.count > Self.maximumInstances { lastTXT.removeValue(forKey: instanceOrder.removeFirst()) }
+        }
 
         var setupHashMatches: Bool?
         if let hap = service.hap {
@@ -113,12 +122,17 @@ struct DiscoveryTracker {
 
     private mutating func rememberEndpoints(of service: ServiceAdvertisement, hap: HAPServiceTXT, sender: Endpoint) {
         guard let port = service.location?.port, !service.isGoodbye else { return }
-        advertisedPorts.insert(port)
+        if advertisedPorts.count < Self.maximumInstances { advertisedPorts.insert(port) }
         guard let deviceID = hap.deviceID else { return }
-        deviceIDs[Endpoint(address: sender.address, port: port)] = deviceID
+        remember(Endpoint(address: sender.address, port: port), deviceID)
         for advertised in service.addresses {
-            deviceIDs[Endpoint(address: IPAddress(advertised.address), port: port)] = deviceID
+            remember(Endpoint(address: IPAddress(advertised.address), port: port), deviceID)
         }
+    }
+
+    private mutating func remember(_ endpoint: Endpoint, _ deviceID: String) {
+        if deviceIDs.updateValue(deviceID, forKey: endpoint) == nil { endpointOrder.append(endpoint) }
+        if endpointOrder.count > Self.maximumInstances { deviceIDs.removeValue(forKey: endpointOrder.removeFirst()) }
     }
 
     private static func pairs(_ txt: ServiceTXT?) -> [String: String]? {

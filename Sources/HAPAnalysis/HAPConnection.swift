@@ -137,6 +137,9 @@ final class HAPConnection {
         do {
             try body(&parser, handle)
         } catch {
+            if let error = error as? DecodeError, error.code == .limitExceeded {
+                context.limitReached("http", "\(info) \(side.direction): an HTTP limit was reached: \(error)", packet)
+            }
             reportHTTPError("\(error)", side: side, packet: packet)
             // Each resume parses held bytes onward, so this ends; the bound guards against a parser bug.
             for _ in 0..<1024 {
@@ -287,7 +290,10 @@ final class HAPConnection {
             } else {
                 kind = error.counter == 0 ? .keyDoesNotFit : .authenticationFailed
             }
-        case .frameTooLong, .frameBoundaryLost:
+        case .frameTooLong:
+            kind = .frameBoundaryLost
+            context.limitReached("frame.length", "\(info) \(side.direction): a frame longer than the frame.length limit", packet)
+        case .frameBoundaryLost:
             kind = .frameBoundaryLost
         }
         let message = kind == .keyDoesNotFit
@@ -453,6 +459,9 @@ final class HAPConnection {
             database = try AccessoryDatabase(parsing: &cursor, limits: context.configuration.limits.json)
         } catch {
             failure = error
+            if error.code == .limitExceeded {
+                context.limitReached("json", "\(info): a JSON limit was reached in /accessories: \(error)", packet)
+            }
         }
         let previous = context.databases[key]?.database
         if let database { context.databases[key] = (database, Array(message.body)) }
@@ -507,6 +516,9 @@ final class HAPConnection {
             var cursor = ByteCursor(message.bodySpan, layer: .json)
             return try Body(parsing: &cursor, limits: context.configuration.limits.json)
         } catch {
+            if error.code == .limitExceeded {
+                context.limitReached("json", "\(info): a JSON limit was reached: \(error)", packet)
+            }
             context.emit(.problem(CaptureProblem(.undecodableBody, "\(info): body of \(Self.startLine(message)) is not valid HAP JSON: \(error)",
                                                  connection: info, direction: message.kind == .request ? .controllerToAccessory : .accessoryToController)), packet)
             return nil

@@ -17,6 +17,8 @@ struct SessionStart {
 /// message, opens the encrypted sub-TLVs and checks proofs and signatures with what the key log
 /// and earlier exchanges provide.
 struct PairingTracker {
+    /// The steps and checks one exchange keeps: far more than the six messages of a pair-setup.
+    static let maximumSteps = 32
     private var exchange: Exchange?
     /// The controller this session belongs to, from a decrypted pair-verify M3.
     private(set) var verifiedControllerID: String?
@@ -109,7 +111,10 @@ struct PairingTracker {
                 pairingsStep(message)
             }
         }
-        exchange?.steps.append(.init(state: state, direction: direction, packet: packet))
+        // A peer repeating messages without starting over cannot grow the exchange without bound.
+        if let count = exchange?.steps.count, count < Self.maximumSteps {
+            exchange?.steps.append(.init(state: state, direction: direction, packet: packet))
+        }
         exchange?.lastState = state ?? expected
         exchange?.lastTime = packet.timestamp
         context.emit(.pairingMessage(PairingMessageEvent(
@@ -179,21 +184,21 @@ struct PairingTracker {
     private mutating func checkControllerProof(context: AnalysisContext) {
         guard let a = exchange?.controllerSRPKey, let proof = exchange?.controllerProof else { return }
         guard let k = context.keyLog.pairSetupSessionKey(forControllerPublicKey: a) else {
-            exchange?.checks.append(PairingCheck(name: "srp-controller-proof", outcome: .notChecked("no PAIR_SETUP_SESSION_KEY for this A"), detail: ""))
+            record(PairingCheck(name: "srp-controller-proof", outcome: .notChecked("no PAIR_SETUP_SESSION_KEY for this A"), detail: ""))
             return
         }
         exchange?.sessionKey = k
         guard let salt = exchange?.salt, let b = exchange?.accessorySRPKey,
               let transcript = try? SRPTranscript(salt: salt.span.bytes, controllerPublicKey: a.span.bytes, accessoryPublicKey: b.span.bytes, sessionKey: k)
         else {
-            exchange?.checks.append(PairingCheck(name: "srp-controller-proof", outcome: .notChecked("M2 salt or B missing"), detail: ""))
+            record(PairingCheck(name: "srp-controller-proof", outcome: .notChecked("M2 salt or B missing"), detail: ""))
             return
         }
         if let convention = transcript.matchControllerProof(proof.span.bytes) {
             exchange?.sessionKeyEncoding = convention.sessionKey
-            exchange?.checks.append(PairingCheck(name: "srp-controller-proof", outcome: .passed, detail: "M3 proof matches K, \(convention)"))
+            record(PairingCheck(name: "srp-controller-proof", outcome: .passed, detail: "M3 proof matches K, \(convention)"))
         } else {
-            exchange?.checks.append(PairingCheck(name: "srp-controller-proof", outcome: .failed, detail: "M3 proof does not match the logged K under any padding convention"))
+            record(PairingCheck(name: "srp-controller-proof", outcome: .failed, detail: "M3 proof does not match the logged K under any padding convention"))
         }
     }
 
@@ -203,9 +208,9 @@ struct PairingTracker {
               let transcript = try? SRPTranscript(salt: salt.span.bytes, controllerPublicKey: a.span.bytes, accessoryPublicKey: b.span.bytes, sessionKey: k)
         else { return }
         if let convention = transcript.matchAccessoryProof(proof.span.bytes, controllerProof: controllerProof.span.bytes) {
-            exchange?.checks.append(PairingCheck(name: "srp-accessory-proof", outcome: .passed, detail: "M4 proof matches K, \(convention)"))
+            record(PairingCheck(name: "srp-accessory-proof", outcome: .passed, detail: "M4 proof matches K, \(convention)"))
         } else {
-            exchange?.checks.append(PairingCheck(name: "srp-accessory-proof", outcome: .failed, detail: "M4 proof does not match the logged K"))
+            record(PairingCheck(name: "srp-accessory-proof", outcome: .failed, detail: "M4 proof does not match the logged K"))
         }
     }
 
@@ -226,18 +231,18 @@ struct PairingTracker {
         let check = name + "-signature"
         guard let encrypted else { return nil }
         guard let k = exchange?.sessionKey else {
-            exchange?.checks.append(PairingCheck(name: check, outcome: .notChecked("no PAIR_SETUP_SESSION_KEY"), detail: ""))
+            record(PairingCheck(name: check, outcome: .notChecked("no PAIR_SETUP_SESSION_KEY"), detail: ""))
             return nil
         }
         guard let keys = try? PairSetupKeys(srpSessionKey: k, encoding: exchange?.sessionKeyEncoding ?? .full),
               let plaintext = try? PairingEncryptedData.open(encrypted.span.bytes, of: step, key: keys.encryptionKey)
         else {
-            exchange?.checks.append(PairingCheck(name: name + "-decryption", outcome: .failed, detail: "\(step) does not decrypt with the key derived from the logged K"))
+            record(PairingCheck(name: name + "-decryption", outcome: .failed, detail: "\(step) does not decrypt with the key derived from the logged K"))
             return nil
         }
         let inner = Self.decodeSubTLV(plaintext, step == .pairSetupM5 ? .pairSetupM5 : .pairSetupM6)
         guard let inner, let id = inner.identifier?.string, let ltpkBytes = inner.publicKey, let signature = inner.signature else {
-            exchange?.checks.append(PairingCheck(name: name + "-sub-tlv", outcome: .failed, detail: "\(step) sub-TLV lacks Identifier, PublicKey or Signature"))
+            record(PairingCheck(name: name + "-sub-tlv", outcome: .failed, detail: "\(step) sub-TLV lacks Identifier, PublicKey or Signature"))
             return inner
         }
         let signed: PairingSignedInfo?
@@ -254,7 +259,7 @@ struct PairingTracker {
             context.accessoryLTPKs[id.lowercased()] = ltpkBytes
             signed = ltpk.flatMap { try? PairingSignedInfo.pairSetupM6(accessorySignX: keys.accessorySignX, accessoryPairingID: Array(id.utf8).span.bytes, accessoryLongTermPublicKey: $0) }
         }
-        exchange?.checks.append(Self.verify(signed, signature: signature, signer: ltpk, name: check, who: "\(step) signature by its own long-term key"))
+        record(Self.verify(signed, signature: signature, signer: ltpk, name: check, who: "\(step) signature by its own long-term key"))
         return inner
     }
 
@@ -297,18 +302,18 @@ struct PairingTracker {
         guard let encrypted else { return nil }
         guard let keys = exchange?.secrets?.pairVerifyKeys else {
             let reason = exchange?.secrets == nil ? "no key-log entry for this pair-verify" : "the key log has session keys but no shared secret"
-            exchange?.checks.append(PairingCheck(name: check, outcome: .notChecked(reason), detail: ""))
+            record(PairingCheck(name: check, outcome: .notChecked(reason), detail: ""))
             return nil
         }
         guard let plaintext = try? PairingEncryptedData.open(encrypted.span.bytes, of: step, key: keys.encryptionKey) else {
-            exchange?.checks.append(PairingCheck(name: name + "-decryption", outcome: .failed, detail: "\(step) does not decrypt with the logged shared secret"))
+            record(PairingCheck(name: name + "-decryption", outcome: .failed, detail: "\(step) does not decrypt with the logged shared secret"))
             return nil
         }
         let inner = Self.decodeSubTLV(plaintext, step == .pairVerifyM2 ? .pairVerifyM2 : .pairVerifyM3)
         guard let inner, let id = inner.identifier?.string, let signature = inner.signature,
               let controllerKey = exchange?.controllerEphemeralKey, let accessoryKey = exchange?.accessoryEphemeralKey
         else {
-            exchange?.checks.append(PairingCheck(name: name + "-sub-tlv", outcome: .failed, detail: "\(step) sub-TLV lacks Identifier or Signature"))
+            record(PairingCheck(name: name + "-sub-tlv", outcome: .failed, detail: "\(step) sub-TLV lacks Identifier or Signature"))
             return inner
         }
         let idBytes = Array(id.utf8)
@@ -318,14 +323,14 @@ struct PairingTracker {
             let signer = context.accessoryLTPK(id).flatMap { try? Ed25519.PublicKey($0) }
             let signed = try? PairingSignedInfo.pairVerifyM2(
                 accessoryCurvePublicKey: accessoryKey.span.bytes, accessoryPairingID: idBytes.span.bytes, controllerCurvePublicKey: controllerKey.span.bytes)
-            exchange?.checks.append(Self.verify(signed, signature: signature, signer: signer, name: check, who: "accessory \(id)"))
+            record(Self.verify(signed, signature: signature, signer: signer, name: check, who: "accessory \(id)"))
         } else {
             exchange?.controllerID = id
             verifiedControllerID = id
             let signer = context.controllerLTPK(id).flatMap { try? Ed25519.PublicKey($0) }
             let signed = try? PairingSignedInfo.pairVerifyM3(
                 controllerCurvePublicKey: controllerKey.span.bytes, controllerPairingID: idBytes.span.bytes, accessoryCurvePublicKey: accessoryKey.span.bytes)
-            exchange?.checks.append(Self.verify(signed, signature: signature, signer: signer, name: check, who: "controller \(id)"))
+            record(Self.verify(signed, signature: signature, signer: signer, name: check, who: "controller \(id)"))
         }
         return inner
     }
@@ -347,6 +352,10 @@ struct PairingTracker {
     }
 
     // MARK: Shared
+
+    private mutating func record(_ check: PairingCheck) {
+        if let count = exchange?.checks.count, count < Self.maximumSteps { exchange?.checks.append(check) }
+    }
 
     private static func decodeSubTLV(_ plaintext: [UInt8], _ context: PairingSubTLV.Context) -> PairingSubTLV? {
         var cursor = ByteCursor(plaintext.span.bytes, layer: .tlv8)
