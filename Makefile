@@ -4,14 +4,17 @@ SWIFT        ?= swift
 BUILD_PACKAGES = libpcap-dev libsodium-dev pkg-config
 # What the tests drive besides the package itself.
 TEST_PACKAGES  = $(BUILD_PACKAGES) tshark chromium
+# Real traffic between HAP-python and aiohomekit, with the key log that opens its session.
 DEMO_CAPTURE   = captures/bridge.pcap
+DEMO_KEYLOG    = captures/bridge.keylog
 
 .PHONY: demo test build deps test-deps clean
 
 ## Install what is missing, build in release mode and analyse a bundled capture.
 demo: deps
 	$(SWIFT) build -c release --product hapscope
-	.build/release/hapscope summary $(DEMO_CAPTURE)
+	.build/release/hapscope summary $(DEMO_CAPTURE) --keylog $(DEMO_KEYLOG)
+	.build/release/hapscope pairing $(DEMO_CAPTURE) --keylog $(DEMO_KEYLOG)
 
 ## Install what is missing, build without warnings and run every test.
 test: test-deps

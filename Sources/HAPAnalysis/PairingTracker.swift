@@ -259,7 +259,8 @@ struct PairingTracker {
             context.accessoryLTPKs[id.lowercased()] = ltpkBytes
             signed = ltpk.flatMap { try? PairingSignedInfo.pairSetupM6(accessorySignX: keys.accessorySignX, accessoryPairingID: Array(id.utf8).span.bytes, accessoryLongTermPublicKey: $0) }
         }
-        record(Self.verify(signed, signature: signature, signer: ltpk, name: check, who: "\(step) signature by its own long-term key"))
+        let signer = step == .pairSetupM5 ? "controller \(id)" : "accessory \(id)"
+        record(Self.verify(signed, signature: signature, signer: ltpk, name: check, who: "\(signer) (long-term key from \(name.uppercased()))"))
         return inner
     }
 
