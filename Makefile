@@ -6,7 +6,7 @@ BUILD_PACKAGES = libpcap-dev libsodium-dev pkg-config
 TEST_PACKAGES  = $(BUILD_PACKAGES)
 DEMO_CAPTURE   = captures/bridge.pcap
 
-.PHONY: demo test build deps test-deps clean
+.PHONY: demo test fuzz-smoke build deps test-deps clean
 
 ## Install what is missing, build in release mode and analyse a bundled capture.
 demo: deps
@@ -17,6 +17,11 @@ demo: deps
 test: test-deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-smoke
+
+## A few seconds of every fuzz target over its seeds and regression corpus (docs/fuzzing.md).
+fuzz-smoke:
+	SWIFT=$(SWIFT) scripts/fuzz.sh all --time 5
 
 build: deps
 	$(SWIFT) build -c release

@@ -144,6 +144,11 @@ for name in "${targets[@]}"; do
     echo "fuzz: $name for ${seconds}s (log: $log)"
     if HAPSCOPE_FUZZ_KEYLOG=$keylog ".build/fuzz/release/$product" "${flags[@]}" "${extra_flags[@]}" \
         "$corpus" "${inputs[@]}" >"$log" 2>&1; then
+        if grep -q 'Is the code instrumented for coverage' "$log"; then
+            echo "fuzz: $name: libFuzzer saw no coverage; the build is not instrumented (see $log)" >&2
+            status=1
+            continue
+        fi
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
         echo "fuzz: $name: ${runs:-?} executions (${rate:-?}/s), no finding; corpus $(find "$corpus" -type f | wc -l) inputs"

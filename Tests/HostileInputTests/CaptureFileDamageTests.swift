@@ -130,4 +130,42 @@ struct CaptureFileDamageTests {
         #expect(damage.message.contains("damaged"))
         #expect(analysis.summary.map { $0.packets > 0 } == true)
     }
+
+    @Test("A damaged file among several is reported and the next file is analysed")
+    func damagedFileAmongSeveral() throws {
+        let scratch = try ScratchDirectory()
+        let first = HAPExchange(controllerPort: 49_241), last = HAPExchange(controllerPort: 49_243)
+        let damaged = try CaptureFile.pcap(frames: HAPExchange(controllerPort: 49_242).frames)
+        let paths = [
+            try scratch.write(try CaptureFile.pcap(frames: first.frames), to: "first.pcap"),
+            try scratch.write(Array(damaged.prefix(damaged.count - 7)), to: "damaged.pcap"),
+            try scratch.write(try CaptureFile.pcap(frames: last.frames), to: "last.pcap"),
+        ]
+
+        let analysis = try Analysis(files: paths)
+
+        #expect(analysis.decoded(first))
+        #expect(analysis.decoded(last))
+        #expect(analysis.problems(.captureFile).count == 1)
+        #expect(analysis.problems(.captureFile).first?.message.contains("damaged.pcap: damaged") == true)
+    }
+
+    @Test("A file that is not a capture among several is reported and the next file is analysed")
+    func notACaptureAmongSeveral() throws {
+        let scratch = try ScratchDirectory()
+        let first = HAPExchange(controllerPort: 49_244), last = HAPExchange(controllerPort: 49_245)
+        let paths = [
+            try scratch.write(try CaptureFile.pcap(frames: first.frames), to: "first.pcap"),
+            try scratch.write(Array("not a capture".utf8), to: "notes.txt"),
+            try scratch.write(try CaptureFile.pcap(frames: last.frames), to: "last.pcap"),
+        ]
+
+        let analysis = try Analysis(files: paths)
+
+        #expect(analysis.decoded(first))
+        #expect(analysis.problems(.captureFile).first?.message.contains("notes.txt: not a pcap or pcapng capture file") == true)
+        withKnownIssue("CaptureAnalyzer.analyze stops at any file error but damage, although CaptureFileReader goes on with the next file") {
+            #expect(analysis.decoded(last))
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import HAPAnalysis
 import Packets
+import Testing
 
 /// A directory of its own for one test's files, removed when the test is done with it.
 final class ScratchDirectory {
@@ -184,4 +185,11 @@ enum CaptureFile {
 
     /// The byte offset at which the pcap file header ends and the first record begins.
     static let fileHeaderLength = 24
+}
+
+extension Analysis: CustomTestStringConvertible {
+    /// What a failed expectation shows: the size of the event stream and every problem, not the stream.
+    var testDescription: String {
+        "\(events.count) events, problems: \(problems.map(\.message))"
+    }
 }

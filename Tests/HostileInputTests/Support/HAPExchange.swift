@@ -1,3 +1,5 @@
+import Testing
+
 /// A short, valid plaintext HAP conversation on a connection of its own: pair-setup M1 and M2,
 /// then `GET /accessories` answered with a one-accessory database. Tests put it after the
 /// hostile input and check that it is still decoded, which shows the analysis recovered.
@@ -48,4 +50,8 @@ struct HAPExchange {
     static func response(status: String = "200 OK", body: [UInt8], contentType: String) -> [UInt8] {
         Array("HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
     }
+}
+
+extension HAPExchange: CustomTestStringConvertible {
+    var testDescription: String { "the HAP exchange from port \(controllerPort)" }
 }
