@@ -31,22 +31,6 @@ public struct FuzzInput {
         UInt16(byte()) | UInt16(byte()) << 8
     }
 
-    /// Four bytes, little-endian.
-    public mutating func uint32() -> UInt32 {
-        UInt32(uint16()) | UInt32(uint16()) << 16
-    }
-
-    /// A value in `range`, from as few bytes as the range needs (one below 256 values, two
-    /// below 65536, else four), so that small choices cost the fuzzer little input.
-    public mutating func int(in range: ClosedRange<Int>) -> Int {
-        let span = UInt64(range.upperBound - range.lowerBound)
-        let raw: UInt64 =
-            if span < 0xFF { UInt64(byte()) }
-            else if span < 0xFFFF { UInt64(uint16()) }
-            else { UInt64(uint32()) }
-        return range.lowerBound + Int(raw % (span + 1))
-    }
-
     /// The next `count` bytes, or as many as remain. Borrowed from the input.
     public mutating func bytes(upTo count: Int) -> UnsafeRawBufferPointer {
         let taken = min(max(count, 0), remainingCount)
