@@ -117,6 +117,27 @@ struct CaptureFileDamageTests {
         #expect(problem.message.contains("link type 147 (user-defined) is not supported"))
     }
 
+    @Test("A pcapng file that adds an interface of an unsupported link type is analysed up to it, and the rest is reported")
+    func pcapngInterfaceOfUnsupportedLinkType() throws {
+        let scratch = try ScratchDirectory()
+        var file = PcapNG.sectionHeader() + PcapNG.interfaceDescription(linkType: 1)
+        for (index, frame) in exchange.frames.enumerated() {
+            file += PcapNG.enhancedPacket(interface: 0, microseconds: 1_700_000_000_000_000 + UInt64(index) * 1_000, frame)
+        }
+        file += PcapNG.interfaceDescription(linkType: 147)
+        file += PcapNG.enhancedPacket(interface: 1, microseconds: 1_700_000_001_000_000, [UInt8](repeating: 0x5A, count: 40))
+        let path = try scratch.write(file, to: "two-interfaces.pcapng")
+
+        let analysis = try Analysis(file: path)
+
+        #expect(analysis.decoded(exchange))
+        // libpcap refuses a second link type in one section, as damage after the packets before it.
+        let problems = analysis.problems(.captureFile)
+        try #require(problems.count == 1)
+        #expect(problems[0].message.contains("after \(exchange.frames.count) packets"))
+        #expect(problems[0].message.contains("an interface has a type 147 different from the type of the first interface"))
+    }
+
     @Test("A recorded pcapng capture cut in the middle of a block keeps the pairing decoded before the cut")
     func recordedPcapngCut() throws {
         let scratch = try ScratchDirectory()

@@ -193,3 +193,31 @@ extension Analysis: CustomTestStringConvertible {
         "\(events.count) events, problems: \(problems.map(\.message))"
     }
 }
+
+/// pcapng blocks built by hand (draft-ietf-opsawg-pcapng §4), little-endian, for what
+/// `PcapWriter` cannot write: several interfaces of different link types in one file.
+enum PcapNG {
+    static func sectionHeader() -> [UInt8] {
+        block(type: 0x0A0D_0D0A, body: word(0x1A2B_3C4D) + [1, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 8))
+    }
+
+    static func interfaceDescription(linkType: UInt16, snapLength: UInt32 = 262_144) -> [UInt8] {
+        block(type: 1, body: [UInt8(truncatingIfNeeded: linkType), UInt8(linkType >> 8), 0, 0] + word(snapLength))
+    }
+
+    /// An enhanced packet block; timestamps count microseconds.
+    static func enhancedPacket(interface: UInt32, microseconds: UInt64, _ data: [UInt8]) -> [UInt8] {
+        let padding = [UInt8](repeating: 0, count: (4 - data.count % 4) % 4)
+        return block(type: 6, body: word(interface) + word(UInt32(microseconds >> 32)) + word(UInt32(truncatingIfNeeded: microseconds))
+            + word(UInt32(data.count)) + word(UInt32(data.count)) + data + padding)
+    }
+
+    private static func block(type: UInt32, body: [UInt8]) -> [UInt8] {
+        let length = word(UInt32(12 + body.count))
+        return word(type) + length + body + length
+    }
+
+    private static func word(_ value: UInt32) -> [UInt8] {
+        (0 ..< 4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+}
