@@ -8,7 +8,7 @@ TEST_PACKAGES  = $(BUILD_PACKAGES) tshark chromium
 DEMO_CAPTURE   = captures/bridge.pcap
 DEMO_KEYLOG    = captures/bridge.keylog
 
-.PHONY: demo test build deps test-deps clean
+.PHONY: demo test fuzz-smoke build deps test-deps clean
 
 ## Install what is missing, build in release mode and analyse a bundled capture.
 demo: deps
@@ -20,6 +20,11 @@ demo: deps
 test: test-deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-smoke
+
+## A few seconds of every fuzz target over its seeds and regression corpus (docs/fuzzing.md).
+fuzz-smoke:
+	SWIFT=$(SWIFT) scripts/fuzz.sh all --time 5
 
 build: deps
 	$(SWIFT) build -c release

@@ -1,0 +1,99 @@
+import FuzzSupport
+import HAPJSON
+import WireParsing
+
+/// Fuzz target: the JSON reader and every HAP JSON body read from its result: the accessory
+/// database (`/accessories`), and the `/characteristics` and `/prepare` bodies.
+///
+/// The input is one HTTP body. It is parsed under the default limits and under tight ones, so
+/// that both the deep paths and the limit paths run. Besides not crashing, the reader must keep
+/// these promises:
+/// - a parsed document written out by `JSONWriter` parses back to the same value;
+/// - errors name layer `json` or `hap-json` and an offset inside the body;
+/// - an accessory database differs from itself in nothing.
+enum HAPJSONHarness {
+    static let tightLimits = JSONLimits(
+        maximumDocumentSize: 2_048, maximumDepth: 6, maximumValueCount: 128, maximumStringLength: 64, maximumNumberLength: 24)
+
+    static func run(_ input: UnsafeRawBufferPointer) {
+        let bytes = Array(input)
+        for limits in [JSONLimits(), tightLimits] {
+            let document: JSONDocument
+            do {
+                document = try JSONDocument(bytes: bytes, limits: limits)
+            } catch {
+                checkError(error, bodyCount: bytes.count)
+                continue
+            }
+            checkWriterRoundTrip(document.root)
+            decodeBodies(document, bodyCount: bytes.count)
+        }
+    }
+
+    private static func checkWriterRoundTrip(_ root: JSONValue) {
+        var writer = JSONWriter()
+        writer.write(root)
+        do {
+            let reparsed = try JSONDocument(bytes: writer.bytes, limits: JSONLimits(maximumDepth: JSONLimits.supportedDepth))
+            fuzzInvariant(reparsed.root == root, "JSONWriter output parses to a different value: \(writer.text)")
+        } catch {
+            fuzzInvariant(false, "JSONWriter output does not parse (\(error)): \(writer.text)")
+        }
+    }
+
+    private static func decodeBodies(_ document: JSONDocument, bodyCount: Int) {
+        do {
+            let database = try AccessoryDatabase(document: document)
+            for issue in database.conformanceIssues() { _ = issue.description }
+            fuzzInvariant(AccessoryDatabaseDiff(from: database, to: database).isEmpty, "a database differs from itself")
+            for accessory in database.accessories {
+                _ = accessory.name
+                for service in accessory.services {
+                    _ = service.name
+                    for characteristic in service.characteristics {
+                        let id = CharacteristicID(aid: accessory.aid, iid: characteristic.iid)
+                        fuzzInvariant(database.characteristic(id) != nil, "characteristic \(id) cannot be looked up")
+                        if let value = characteristic.jsonValue { _ = characteristic.interpret(value) }
+                    }
+                }
+            }
+        } catch {
+            checkError(error, bodyCount: bodyCount)
+        }
+        decode(CharacteristicReadResponse.self, document, bodyCount: bodyCount)
+        decode(CharacteristicWriteRequest.self, document, bodyCount: bodyCount)
+        decode(CharacteristicWriteResponse.self, document, bodyCount: bodyCount)
+        decode(CharacteristicEvent.self, document, bodyCount: bodyCount)
+        decode(PrepareRequest.self, document, bodyCount: bodyCount)
+        decode(StatusResponse.self, document, bodyCount: bodyCount)
+    }
+
+    private static func decode<Body: HAPJSONBody>(_ type: Body.Type, _ document: JSONDocument, bodyCount: Int) {
+        do {
+            _ = try Body(document: document)
+        } catch {
+            checkError(error, bodyCount: bodyCount)
+        }
+    }
+
+    private static func checkError(_ error: DecodeError, bodyCount: Int) {
+        fuzzInvariant(error.layer == .json || error.layer == .hapJSON, "a JSON error with layer \(error.layer)")
+        fuzzInvariant((0 ... bodyCount).contains(error.offset), "error offset \(error.offset) outside the \(bodyCount)-byte body")
+        _ = error.description
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHAPJSON(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    HAPJSONHarness.run(UnsafeRawBufferPointer(start: data, count: count))
+    return 0
+}
+
+#if !FUZZING
+@main
+enum FuzzHAPJSONReplay {
+    static func main() {
+        FuzzReplay.main(name: "FuzzHAPJSON", harness: HAPJSONHarness.run)
+    }
+}
+#endif
