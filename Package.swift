@@ -98,31 +98,23 @@ let package = Package(
         // libFuzzer targets over every parser of untrusted input. Built with
         // `--sanitize=fuzzer -Xswiftc -DFUZZING` they are fuzzers; in a normal build each is a
         // replay executable that runs its harness over the files named on its command line.
-        .target(name: "FuzzSupport", path: "Fuzz/Support", swiftSettings: swiftSettings),
+        .target(name: "FuzzSupport", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzTLV8", dependencies: ["FuzzSupport", "TLV8", "WireParsing"],
-            path: "Fuzz/TLV8", swiftSettings: swiftSettings),
+            name: "FuzzTLV8", dependencies: ["FuzzSupport", "TLV8", "WireParsing"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzHTTP", dependencies: ["FuzzSupport", "HTTP1", "WireParsing"],
-            path: "Fuzz/HTTP", swiftSettings: swiftSettings),
+            name: "FuzzHTTP", dependencies: ["FuzzSupport", "HTTP1", "WireParsing"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzDNS", dependencies: ["FuzzSupport", "DNS", "WireParsing"],
-            path: "Fuzz/DNS", swiftSettings: swiftSettings),
+            name: "FuzzDNS", dependencies: ["FuzzSupport", "DNS", "WireParsing"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzHAPJSON", dependencies: ["FuzzSupport", "HAPJSON", "WireParsing"],
-            path: "Fuzz/HAPJSON", swiftSettings: swiftSettings),
+            name: "FuzzHAPJSON", dependencies: ["FuzzSupport", "HAPJSON", "WireParsing"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzTCPReassembly", dependencies: ["FuzzSupport", "TCPReassembly", "Packets"],
-            path: "Fuzz/TCPReassembly", swiftSettings: swiftSettings),
+            name: "FuzzTCPReassembly", dependencies: ["FuzzSupport", "TCPReassembly", "Packets"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzFrameDecryptor", dependencies: ["FuzzSupport", "HAPCrypto"],
-            path: "Fuzz/FrameDecryptor", swiftSettings: swiftSettings),
+            name: "FuzzFrameDecryptor", dependencies: ["FuzzSupport", "HAPCrypto"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzCapture", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture"],
-            path: "Fuzz/Capture", swiftSettings: swiftSettings),
+            name: "FuzzCapture", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture"], swiftSettings: swiftSettings),
         // Cuts the recorded captures into seed corpora for the targets above.
         .executableTarget(
-            name: "FuzzSeeds", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture", "Packets", "HTTP1"],
-            path: "Fuzz/Seeds", swiftSettings: swiftSettings),
+            name: "FuzzSeeds", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture", "Packets", "HTTP1"], swiftSettings: swiftSettings),
     ]
 )

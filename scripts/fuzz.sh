@@ -140,7 +140,7 @@ for name in "${targets[@]}"; do
         -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2560 -malloc_limit_mb=256
         -artifact_prefix="$findings/" -print_final_stats=1
     )
-    [[ $dictionary != - ]] && flags+=(-dict="Fuzz/Dictionaries/$dictionary")
+    [[ $dictionary != - ]] && flags+=(-dict="scripts/fuzz-dictionaries/$dictionary")
     echo "fuzz: $name for ${seconds}s (log: $log)"
     if HAPSCOPE_FUZZ_KEYLOG=$keylog ".build/fuzz/release/$product" "${flags[@]}" "${extra_flags[@]}" \
         "$corpus" "${inputs[@]}" >"$log" 2>&1; then

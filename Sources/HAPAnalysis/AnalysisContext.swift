@@ -21,7 +21,7 @@ final class AnalysisContext {
     init(configuration: AnalysisConfiguration, export: DecryptedCaptureExport?, sink: @escaping (HAPEvent) -> Void) {
         self.configuration = configuration
         self.export = export
-        self.discovery = DiscoveryTracker(setupID: configuration.setupID)
+        self.discovery = DiscoveryTracker(setupID: configuration.setupID, maximumInstances: configuration.limits.maximumMDNSInstances)
         self.sink = sink
     }
 

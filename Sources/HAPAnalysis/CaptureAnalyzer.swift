@@ -14,11 +14,13 @@ public final class CaptureAnalyzer {
     /// Link types already reported as unsupported, so each is reported once.
     private var reportedLinkTypes: Set<UInt32> = []
     private var lastIdleSweep: Int64 = 0
+    /// Datagrams the fragment reassembler dropped at its limits, as last reported.
+    private var fragmentDatagramsDropped = 0
 
     /// - Parameter export: writes the decrypted copy of the capture as the analysis goes.
     public init(configuration: AnalysisConfiguration, export: DecryptedCaptureExport? = nil, sink: @escaping (HAPEvent) -> Void) {
         context = AnalysisContext(configuration: configuration, export: export, sink: sink)
-        decoder = PacketDecoder()
+        decoder = PacketDecoder(configuration: PacketDecoder.Configuration(fragmentReassembly: configuration.limits.fragments))
         tracker = ConnectionTracker(context: context)
         reassembler = TCPReassembler(limits: configuration.limits.tcp, delegate: tracker)
         for warning in configuration.keyLog.warnings {
@@ -50,12 +52,19 @@ public final class CaptureAnalyzer {
                 context.summary.udpDatagrams += 1
                 if DiscoveryTracker.isMDNS(datagram) {
                     context.summary.mdnsMessages += 1
+                    let evictions = context.discovery.evictions
                     context.discovery.process(datagram) { context.emit($0, info) }
+                    if context.discovery.evictions > evictions {
+                        context.limitReached("mdns.instances", "more mDNS service instances than the mdns.instances limit: the oldest are forgotten", info)
+                    }
                 }
             case .notIP, .otherIPProtocol:
                 context.summary.otherPackets += 1
             case .fragmentBuffered:
-                break
+                if decoder.statistics.datagramsDroppedByLimit > fragmentDatagramsDropped {
+                    fragmentDatagramsDropped = decoder.statistics.datagramsDroppedByLimit
+                    context.limitReached("ip.fragments", "IP fragments beyond the ip.fragment-datagrams or ip.fragment-bytes limit: the oldest waiting datagrams were dropped", info)
+                }
             }
         } catch {
             context.summary.undecodablePackets += 1
@@ -75,6 +84,9 @@ public final class CaptureAnalyzer {
     /// reports the totals.
     public func finish() {
         decoder.finish()
+        if decoder.statistics.datagramsDroppedByLimit > fragmentDatagramsDropped {
+            context.limitReached("ip.fragments", "IP fragments beyond the ip.fragment-datagrams or ip.fragment-bytes limit: waiting datagrams were dropped", nil)
+        }
         reassembler.finish()
         let statistics = reassembler.statistics
         for (name, count) in [
@@ -112,8 +124,8 @@ extension CaptureAnalyzer {
                 process(packet)
                 if let progress, reader.packetsRead % 4096 == 0 { progress(reader.progress, reader.packetsRead) }
             } catch {
+                // The reader goes on with the next file after any error of this one.
                 inputProblem(error.description)
-                guard case .damagedFile = error else { break }
             }
         }
         finish()

@@ -45,9 +45,10 @@ public struct DiscoveryQueryEvent: Sendable {
 struct DiscoveryTracker {
     static let mdnsPort: UInt16 = 5353
 
-    /// How many service instances and accessory endpoints are remembered; the oldest are
-    /// forgotten beyond it, so that a flood of made-up advertisements cannot grow memory.
-    static let maximumInstances = 4096
+    /// How many service instances and accessory endpoints are remembered (`AnalysisLimits`).
+    let maximumInstances: Int
+    /// How many were forgotten to stay within it.
+    private(set) var evictions = 0
 
     private var lastTXT: [String: [String: String]] = [:]
     private var instanceOrder: [String] = []
@@ -58,8 +59,9 @@ struct DiscoveryTracker {
     private(set) var advertisedPorts: Set<UInt16> = []
     let setupID: String?
 
-    init(setupID: String?) {
+    init(setupID: String?, maximumInstances: Int) {
         self.setupID = setupID
+        self.maximumInstances = max(1, maximumInstances)
     }
 
     static func isMDNS(_ datagram: UDPDatagram) -> Bool {
@@ -104,7 +106,10 @@ struct DiscoveryTracker {
         }
         if let txt, !service.isGoodbye {
             if lastTXT.updateValue(txt, forKey: key) == nil { instanceOrder.append(key) }
-            if instanceOrder.count > Self.maximumInstances { lastTXT.removeValue(forKey: instanceOrder.removeFirst()) }
+            if instanceOrder.count > maximumInstances {
+                lastTXT.removeValue(forKey: instanceOrder.removeFirst())
+                evictions += 1
+            }
         }
 
         var setupHashMatches: Bool?
@@ -122,7 +127,7 @@ struct DiscoveryTracker {
 
     private mutating func rememberEndpoints(of service: ServiceAdvertisement, hap: HAPServiceTXT, sender: Endpoint) {
         guard let port = service.location?.port, !service.isGoodbye else { return }
-        if advertisedPorts.count < Self.maximumInstances { advertisedPorts.insert(port) }
+        if advertisedPorts.count < maximumInstances { advertisedPorts.insert(port) }
         guard let deviceID = hap.deviceID else { return }
         remember(Endpoint(address: sender.address, port: port), deviceID)
         for advertised in service.addresses {
@@ -132,7 +137,10 @@ struct DiscoveryTracker {
 
     private mutating func remember(_ endpoint: Endpoint, _ deviceID: String) {
         if deviceIDs.updateValue(deviceID, forKey: endpoint) == nil { endpointOrder.append(endpoint) }
-        if endpointOrder.count > Self.maximumInstances { deviceIDs.removeValue(forKey: endpointOrder.removeFirst()) }
+        if endpointOrder.count > maximumInstances {
+            deviceIDs.removeValue(forKey: endpointOrder.removeFirst())
+            evictions += 1
+        }
     }
 
     private static func pairs(_ txt: ServiceTXT?) -> [String: String]? {

@@ -388,6 +388,10 @@ final class HAPConnection {
         default:
             break
         }
+        if requests.count >= context.configuration.limits.maximumPendingRequests {
+            _ = requests.popFirst()
+            context.limitReached("http.pending-requests", "\(info): more requests waiting for responses than the http.pending-requests limit: the oldest is forgotten", packet)
+        }
         requests.append(request)
     }
 
@@ -605,6 +609,8 @@ struct PendingRequest {
 struct RequestQueue {
     private var items: [PendingRequest] = []
     private var head = 0
+
+    var count: Int { items.count - head }
 
     mutating func append(_ request: PendingRequest) { items.append(request) }
 

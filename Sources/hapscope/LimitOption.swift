@@ -62,6 +62,14 @@ struct LimitOption: Sendable {
                     read: { $0.json.maximumNumberLength }, write: { $0.json.maximumNumberLength = $1 }),
         LimitOption(name: "frame.length", unit: .bytes, help: "largest HAP frame buffered (HAP allows 1024)", minimum: 1024,
                     read: { $0.maximumFrameLength }, write: { $0.maximumFrameLength = $1 }),
+        LimitOption(name: "http.pending-requests", unit: .count, help: "requests of one connection waiting for responses",
+                    minimum: 1, read: { $0.maximumPendingRequests }, write: { $0.maximumPendingRequests = $1 }),
+        LimitOption(name: "mdns.instances", unit: .count, help: "mDNS service instances and accessory endpoints remembered",
+                    minimum: 1, read: { $0.maximumMDNSInstances }, write: { $0.maximumMDNSInstances = $1 }),
+        LimitOption(name: "ip.fragment-datagrams", unit: .count, help: "IP datagrams waiting for fragments at once",
+                    minimum: 1, read: { $0.fragments.maximumPendingDatagrams }, write: { $0.fragments.maximumPendingDatagrams = $1 }),
+        LimitOption(name: "ip.fragment-bytes", unit: .bytes, help: "bytes of IP fragments held in all", minimum: 0,
+                    read: { $0.fragments.maximumPendingBytes }, write: { $0.fragments.maximumPendingBytes = $1 }),
     ]
 
     /// Applies `NAME=VALUE` to `limits`.

@@ -1,10 +1,8 @@
 import HAPAnalysis
 import Testing
 
-/// State the session layer keeps per connection or per run that wire data alone can grow without
-/// a bound. Each test states the bound the analysis should keep and sends traffic past it; they
-/// are known issues of HAPAnalysis (reported to its owner) until the bounds exist, and then they
-/// fail as a reminder to drop `withKnownIssue`.
+/// State the session layer keeps per connection or per run that wire data alone could grow. Each
+/// test states the bound the analysis keeps and sends traffic past it.
 @Suite("Growth of session-layer state under hostile traffic")
 struct AnalysisGrowthTests {
     /// Requests a controller may leave unanswered before the analysis stops holding them.
@@ -27,10 +25,8 @@ struct AnalysisGrowthTests {
             if case .characteristic(let activity) = event.kind { !activity.answered } else { false }
         }
         #expect(analysis.httpMessages.count == 3_000)
-        withKnownIssue("HAPConnection.RequestQueue holds every unanswered request for the life of the connection") {
-            #expect(unanswered.count <= Self.reasonableOutstandingRequests)
-            #expect(!analysis.problems(.limitReached).isEmpty)
-        }
+        #expect(unanswered.count <= Self.reasonableOutstandingRequests)
+        #expect(!analysis.problems(.limitReached).isEmpty)
     }
 
     @Test("Pairing messages repeated without end do not accumulate in one exchange")
@@ -50,9 +46,7 @@ struct AnalysisGrowthTests {
             if case .pairingExchange(let exchange) = event.kind { exchange } else { nil }
         }
         #expect(analysis.pairingMessages.count == 2_000)
-        withKnownIssue("PairingTracker appends every message of an exchange to its steps, without a bound") {
-            #expect(exchanges.allSatisfy { $0.steps.count <= Self.reasonableOutstandingRequests })
-        }
+        #expect(exchanges.allSatisfy { $0.steps.count <= Self.reasonableOutstandingRequests })
     }
 
     @Test("Advertised instances are remembered only up to a bound, which is reported")
@@ -68,9 +62,7 @@ struct AnalysisGrowthTests {
         let analysis = try Analysis(frames: frames)
 
         #expect(analysis.advertisements.count == 6_001)
-        withKnownIssue("DiscoveryTracker keeps the last TXT record of every instance ever seen") {
-            #expect(analysis.advertisements.last?.isFirstSighting == true)
-            #expect(!analysis.problems(.limitReached).isEmpty)
-        }
+        #expect(analysis.advertisements.last?.isFirstSighting == true)
+        #expect(!analysis.problems(.limitReached).isEmpty)
     }
 }

@@ -185,8 +185,6 @@ struct CaptureFileDamageTests {
 
         #expect(analysis.decoded(first))
         #expect(analysis.problems(.captureFile).first?.message.contains("notes.txt: not a pcap or pcapng capture file") == true)
-        withKnownIssue("CaptureAnalyzer.analyze stops at any file error but damage, although CaptureFileReader goes on with the next file") {
-            #expect(analysis.decoded(last))
-        }
+        #expect(analysis.decoded(last))
     }
 }

@@ -132,7 +132,7 @@ struct HostileStreamTests {
 
         let refused = try #require(analysis.databases.first { $0.connection.controller.port == 49_263 })
         #expect(refused.database == nil)
-        #expect(refused.error?.contains("json: limit exceeded at byte 64") == true)
+        #expect(refused.error?.description.contains("json: limit exceeded at byte 64") == true)
         #expect(analysis.decoded(exchange))
     }
 
@@ -152,8 +152,8 @@ struct HostileStreamTests {
         let refused = try #require(analysis.databases.first { $0.connection.controller.port == 49_264 })
         #expect(refused.database == nil)
         // "L", then 0xC3 opens a two-byte sequence that 0x28 does not continue.
-        #expect(refused.error?.contains("json: malformed at byte \(prefix.count + 2)") == true, "\(refused.error ?? "")")
-        #expect(refused.error?.contains("UTF-8 continuation byte") == true)
+        #expect(refused.error?.description.contains("json: malformed at byte \(prefix.count + 2)") == true, "\(refused.error?.description ?? "")")
+        #expect(refused.error?.description.contains("UTF-8 continuation byte") == true)
         #expect(analysis.decoded(exchange))
     }
 

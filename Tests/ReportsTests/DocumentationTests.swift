@@ -28,7 +28,7 @@ struct DocumentationTests {
         }
         let limits = try HapscopeBinary.run(["help", "limits"]).standardOutput.split(separator: "\n").dropFirst()
             .compactMap { $0.split(separator: " ").first.map(String.init) }
-        #expect(limits.count == 18)
+        #expect(limits.count == 22)
         for limit in limits {
             #expect(document.contains("| `\(limit)` |"), "\(limit)")
         }
