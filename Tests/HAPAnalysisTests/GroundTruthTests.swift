@@ -92,3 +92,26 @@ import Testing
         #expect(Set(problems.map(\.direction)) == [.controllerToAccessory, .accessoryToController])
     }
 }
+
+@Suite struct MisbehavingGroundTruthTests {
+    /// A misbehaving peer may make a direction undecryptable from a corrupted frame on, so what
+    /// hapscope recovers is a prefix of what was sent — but every message it does show is exact.
+    @Test(arguments: RecordedCapture.misbehaving)
+    func everyRecoveredMessageIsExactlyWhatThePeerSent(capture: String) throws {
+        let recorded = try RecordedCapture(capture)
+        let truth = recorded.truthMessages
+        let decoded = recorded.decodedMessages
+        var compared = 0
+        for (client, directions) in decoded {
+            for (direction, messages) in directions {
+                let sent = truth[client]?[direction] ?? []
+                #expect(messages.count <= sent.count, "\(client) \(direction): more messages than were sent")
+                for (index, (mine, theirs)) in zip(messages, sent).enumerated() where mine != theirs {
+                    Issue.record("\(client) \(direction) message \(index) differs: \(String(decoding: mine.prefix(60), as: UTF8.self))")
+                }
+                compared += min(messages.count, sent.count)
+            }
+        }
+        #expect(compared > 10)
+    }
+}
