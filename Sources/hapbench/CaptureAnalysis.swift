@@ -48,6 +48,9 @@ final class EventTally: HAPEventConsumer {
     private(set) var advertisements = 0
     private(set) var databases = 0
     private(set) var packets = 0
+    /// Encrypted frames the analysis followed, and their plaintext bytes, over all connections.
+    private(set) var frames = 0
+    private(set) var framePlaintextBytes = 0
     /// Everything that reports a failure: problems, session problems, failed or unmade pairing
     /// checks, undecodable databases, diagnostics on advertisements, pairing messages and
     /// characteristic values.
@@ -91,7 +94,12 @@ final class EventTally: HAPEventConsumer {
             problem("session \(reported.kind): \(reported.message)")
         case .inputEnded(let summary):
             packets = summary.packets
-        case .inputOpened, .mdnsQuery, .connectionOpened, .connectionClosed:
+        case .connectionClosed(let summary):
+            for statistics in summary.frames.values {
+                frames += statistics.frames
+                framePlaintextBytes += statistics.plaintextBytes
+            }
+        case .inputOpened, .mdnsQuery, .connectionOpened:
             break
         }
     }

@@ -49,6 +49,20 @@ struct PipelineBenchmarks {
             results.ratios.append(BenchmarkRunner.compare(
                 analysis, against: loop, settings: whole, target: 0.25, name: "pipeline.analysis/libpcap-loop",
                 meaning: "MB/s of the full analysis (reassembly, HTTP, TLV8, JSON, decryption, events) vs reading the same file with pcap_next_ex"))
+            // What any analysis that decrypts this capture can reach: its frames opened by
+            // libsodium and nothing else. The AEAD's cost is affine in the frame length (a call
+            // plus a per-block cost), so as many frames of the mean length cost what the
+            // capture's own frames cost, to within a 64-byte block per frame.
+            let frames = try CaptureAnalysis.run(primary, keyLog: keyLog)
+            if frames.frames > 0 {
+                let stream = try FrameStream(plaintextLength: max(1, frames.framePlaintextBytes / frames.frames))
+                let decryptionAlone = Benchmark(
+                    name: "pipeline.decryption-alone", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1
+                ) { count in stream.openFrames(count * frames.frames) }
+                results.ratios.append(BenchmarkRunner.compare(
+                    decryptionAlone, against: loop, settings: whole, target: nil, name: "pipeline.decryption-alone/libpcap-loop",
+                    meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames opened by libsodium and nothing else, vs pcap_next_ex"))
+            }
         }
         guard filter.includes("memory"), let childExecutable else { return results }
         let secondary = try capture(byteCount: captureByteCount / 3, adversarial: false, into: &results)
