@@ -76,4 +76,22 @@ public struct CharacteristicWriteRequest: HAPJSONBody, Hashable {
         }
         diagnostics = recorder.inDocumentOrder
     }
+
+    /// Reads the common flat shape without a JSON tree when it can (`JSONReader.flatCharacteristicEntries`):
+    /// no `pid`, and entries of `aid`, `iid`, `value` and `ev` alone, each with a value or an `ev`.
+    public init(parsing cursor: inout ByteCursor, limits: JSONLimits = JSONLimits()) throws(DecodeError) {
+        if let flat = JSONReader.flatCharacteristicEntries(in: cursor, limits: limits),
+           flat.allSatisfy({ $0.status == nil && ($0.value != nil || $0.eventsEnabled != nil) }) {
+            entries = flat.map { entry in
+                var write = CharacteristicWriteEntry(id: entry.id, offset: entry.offset)
+                write.value = entry.value
+                write.eventsEnabled = entry.eventsEnabled
+                return write
+            }
+            diagnostics = []
+            _ = cursor.readRemaining()
+            return
+        }
+        self = try Self(document: JSONDocument(parsing: &cursor, limits: limits))
+    }
 }

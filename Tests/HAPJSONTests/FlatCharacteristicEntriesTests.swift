@@ -5,14 +5,16 @@ import WireParsing
 /// The flat-entries fast path must be invisible: every body decodes to the same entries,
 /// diagnostics and errors whichever path reads it.
 @Suite struct FlatCharacteristicEntriesTests {
-    private struct Outcome: Equatable {
-        var entries: [CharacteristicEntry]?
+    private struct Outcome<Entry: Equatable>: Equatable {
+        var entries: [Entry]?
         var diagnostics: [HAPJSONDiagnostic]?
         var error: DecodeError?
         var errorOffset: Int?
     }
 
-    private func decode<Body: HAPJSONBody>(_ bytes: [UInt8], as _: Body.Type, fast: Bool, entries: (Body) -> [CharacteristicEntry], diagnostics: (Body) -> [HAPJSONDiagnostic]) -> Outcome {
+    private func decode<Body: HAPJSONBody, Entry: Equatable>(
+        _ bytes: [UInt8], as _: Body.Type, fast: Bool, entries: (Body) -> [Entry], diagnostics: (Body) -> [HAPJSONDiagnostic]
+    ) -> Outcome<Entry> {
         do {
             let body: Body
             if fast {
@@ -38,6 +40,12 @@ import WireParsing
         let write = (decode(bytes, as: CharacteristicWriteResponse.self, fast: true, entries: \.entries, diagnostics: \.diagnostics),
                      decode(bytes, as: CharacteristicWriteResponse.self, fast: false, entries: \.entries, diagnostics: \.diagnostics))
         #expect(write.0 == write.1, "\(text)")
+        let request = (decode(bytes, as: CharacteristicWriteRequest.self, fast: true, entries: \.entries, diagnostics: \.diagnostics),
+                       decode(bytes, as: CharacteristicWriteRequest.self, fast: false, entries: \.entries, diagnostics: \.diagnostics))
+        #expect(request.0 == request.1, "\(text)")
+        var cursor = ByteCursor(bytes.span.bytes, layer: .json)
+        let pids = ((try? CharacteristicWriteRequest(parsing: &cursor))?.pid, (try? CharacteristicWriteRequest(document: JSONDocument(bytes: bytes)))?.pid)
+        #expect(pids.0 == pids.1, "\(text)")
     }
 
     @Test(arguments: [
@@ -54,6 +62,8 @@ import WireParsing
         #"{"characteristics":[{"aid":2,"value":1}]}"#,
         #"{"characteristics":[{"aid":2,"iid":9,"format":"bool"}]}"#,
         #"{"characteristics":[],"pid":5}"#,
+        #"{"characteristics":[{"aid":2,"iid":9,"value":1}],"pid":5}"#,
+        #"{"characteristics":[{"aid":2,"iid":9,"value":1,"r":true}]}"#,
         #"{"characteristics":[]}"#,
         #"{"characteristics":[{"aid":2,"iid":9,"value":1}"#,
         #"{"characteristics":[{"aid":2,"iid":9,"value":01}]}"#,
