@@ -47,6 +47,15 @@ final class HAPConnection {
             self.direction = direction
             self.parser = HTTPStreamParser(limits: limits)
         }
+
+        /// Moves the parser out, leaving an empty one in its place, so that the caller holds
+        /// the only reference to its buffers: a copy would make the parser's next append copy
+        /// the whole message held so far.
+        func takeParser() -> HTTPStreamParser {
+            var parser = HTTPStreamParser(limits: self.parser.limits)
+            swap(&parser, &self.parser)
+            return parser
+        }
     }
 
     init(tcp: TCPConnection, controllerSends: TCPDirection, recognisedBy: ConnectionEvent.Recognition, context: AnalysisContext, packet: PacketInfo) {
@@ -100,7 +109,7 @@ final class HAPConnection {
             return
         }
         side.marks.mark(chunkStart, packet)
-        var parser = side.parser
+        var parser = side.takeParser()
         feed(&parser, side: side, packet: packet, encrypted: false) { parser, handle in
             try parser.feed(bytes) { event in
                 if side.encryptionStartOffset == nil { handle(event) }
@@ -160,12 +169,11 @@ final class HAPConnection {
             "\(info) \(side.direction): \(byteCount) bytes missing from the capture; analysis resumes after them",
             connection: info, direction: side.direction)), packet)
         if side.isEncrypted {
-            if var decryptor = side.decryptor {
+            if var decryptor = side.decryptor.take() {
                 do {
                     if try decryptor.skipGap(byteCount: Int(clamping: byteCount)) != nil { skipInner(side: side, packet: packet) }
                     side.decryptor = decryptor
                 } catch {
-                    side.decryptor = nil
                     sessionProblem(.gap, side: side, counter: error.counter,
                                    "\(byteCount) bytes missing from the capture hide where the next frame starts; the rest of this direction cannot be decrypted", packet)
                 }
@@ -173,7 +181,7 @@ final class HAPConnection {
             side.scanner?.loseSync()
             return
         }
-        var parser = side.parser
+        var parser = side.takeParser()
         feed(&parser, side: side, packet: packet, encrypted: false) { parser, handle in
             try parser.skip(byteCount: byteCount, handle)
         }
@@ -181,7 +189,7 @@ final class HAPConnection {
     }
 
     private func skipInner(side: DirectionState, packet: PacketInfo) {
-        var parser = side.parser
+        var parser = side.takeParser()
         feed(&parser, side: side, packet: packet, encrypted: true) { parser, handle in
             try parser.skip(byteCount: 1, handle)
         }
@@ -236,12 +244,12 @@ final class HAPConnection {
             parseStrayPlaintext(bytes, side: side, packet: packet)
             return
         }
-        if var decryptor = side.decryptor {
+        // Taken out, not copied, so that its plaintext buffer is reused rather than copied.
+        if var decryptor = side.decryptor.take() {
             do throws(HAPFrameDecryptionError) {
                 try decryptor.decrypt(bytes) { frame in self.deliver(frame, side: side, packet: packet) }
                 side.decryptor = decryptor
             } catch {
-                side.decryptor = nil
                 reportDecryptionFailure(error, side: side, packet: packet)
             }
         } else if var scanner = side.scanner {
@@ -259,7 +267,7 @@ final class HAPConnection {
         side.frames.plaintextBytes += frame.plaintext.count
         context.export?.plaintext(frame.plaintext, connection: tcp, direction: tcpDirection(side.direction))
         side.marks.mark(side.parser.streamOffset, packet)
-        var parser = side.parser
+        var parser = side.takeParser()
         feed(&parser, side: side, packet: packet, encrypted: true) { parser, handle in
             try parser.feed(frame.plaintext, handle)
         }
@@ -550,7 +558,7 @@ final class HAPConnection {
     func close(reason: TCPCloseReason, packet: PacketInfo?) {
         let end = packet ?? tcp.lastPacket
         for side in sides where !side.isEncrypted || side.decryptor != nil {
-            var parser = side.parser
+            var parser = side.takeParser()
             feed(&parser, side: side, packet: end, encrypted: side.isEncrypted) { parser, handle in
                 try parser.finish(handle)
             }

@@ -13,7 +13,7 @@ public struct HAPEvent: Sendable {
         self.kind = kind
     }
 
-    public enum Kind: Sendable {
+    public indirect enum Kind: Sendable {
         /// A capture file was opened (or the live interface started).
         case inputOpened(InputOpenedEvent)
         /// Something could not be analysed; the rest goes on.
