@@ -143,22 +143,12 @@ public final class StatsReport: CaptureReport {
     }
 
     private func writeNDJSON() {
-        func line(_ type: String, _ body: (inout JSONWriter) -> Void) {
-            var writer = JSONWriter(reservingCapacity: 512)
-            writer.beginObject()
-            writer.member("type", type)
-            body(&writer)
-            writer.endObject()
-            output.write(writer.text + "\n")
-        }
-        line("header") { writer in
-            writer.member("schema", EventJSON.schema)
-            writer.member("command", "stats")
-        }
+        let lines = NDJSONLines(output: output)
+        lines.header(command: "stats")
         for summary in connections {
             output.write(EventJSON.encode(HAPEvent(packet: summary.lastPacket, kind: .connectionClosed(summary)), clock: clock) + "\n")
         }
-        line("stats") { writer in
+        lines.line("stats") { writer in
             writer.member("connectionsNotListed", droppedConnections)
             if let totals { writer.object("totals") { EventJSON.writeTotals(totals, into: &$0) } }
             writeLimits(into: &writer)

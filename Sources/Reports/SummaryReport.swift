@@ -74,26 +74,16 @@ public final class SummaryReport: CaptureReport {
     }
 
     private func writeNDJSON(findings: [ReportFinding]?) {
-        func line(_ type: String, _ body: (inout JSONWriter) -> Void) {
-            var writer = JSONWriter(reservingCapacity: 512)
-            writer.beginObject()
-            writer.member("type", type)
-            body(&writer)
-            writer.endObject()
-            output.write(writer.text + "\n")
-        }
-        line("header") { writer in
-            writer.member("schema", EventJSON.schema)
-            writer.member("command", "summary")
-        }
+        let lines = NDJSONLines(output: output)
+        lines.header(command: "summary")
         for input in model.inputs {
-            line("input-opened") { writer in
+            lines.line("input-opened") { writer in
                 writer.member("name", input.name)
                 writer.member("linkType", input.linkType)
             }
         }
-        for accessory in model.accessories { line("accessory") { writeAccessory(accessory, into: &$0) } }
-        for connection in model.connections { line("connection") { writeConnection(connection, into: &$0) } }
+        for accessory in model.accessories { lines.line("accessory") { writeAccessory(accessory, into: &$0) } }
+        for connection in model.connections { lines.line("connection") { writeConnection(connection, into: &$0) } }
         for exchange in model.exchanges {
             output.write(EventJSON.encode(HAPEvent(packet: exchange.steps.last?.packet, kind: .pairingExchange(exchange)), clock: clock) + "\n")
         }
@@ -101,7 +91,7 @@ public final class SummaryReport: CaptureReport {
             output.write(EventJSON.encode(HAPEvent(packet: entry.packet, kind: .problem(entry.problem)), clock: clock) + "\n")
         }
         for finding in findings ?? [] { FindingJSON.writeLine(finding, clock: clock, to: output) }
-        line("summary") { writer in
+        lines.line("summary") { writer in
             if let summary = model.summary {
                 writer.object("totals") { writer in EventJSON.writeTotals(summary, into: &writer) }
             }

@@ -55,13 +55,14 @@ struct PipelineBenchmarks {
             // capture's own frames cost, to within a 64-byte block per frame.
             let frames = try CaptureAnalysis.run(primary, keyLog: keyLog)
             if frames.frames > 0 {
-                let stream = try FrameStream(plaintextLength: max(1, frames.framePlaintextBytes / frames.frames))
+                let meanLength = max(1, frames.framePlaintextBytes / frames.frames)
+                let stream = try FrameStream(plaintextLength: meanLength)
                 let decryptionAlone = Benchmark(
                     name: "pipeline.decryption-alone", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1
                 ) { count in stream.openFrames(count * frames.frames) }
                 results.ratios.append(BenchmarkRunner.compare(
                     decryptionAlone, against: loop, settings: whole, target: nil, name: "pipeline.decryption-alone/libpcap-loop",
-                    meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames opened by libsodium and nothing else, vs pcap_next_ex"))
+                    meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames (\(meanLength) plaintext bytes on average) opened by libsodium and nothing else, vs pcap_next_ex"))
             }
         }
         guard filter.includes("memory"), let childExecutable else { return results }
