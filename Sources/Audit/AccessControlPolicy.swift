@@ -31,11 +31,11 @@ struct AccessControlPolicy: AuditPolicy {
               let connection = context.connections[http.connection.id], connection.session == nil,
               Self.protectedEndpoints.contains(HAPRequestTarget(request.target).endpoint)
         else { return }
-        let contentType = http.message.contentType.map { " \($0)" } ?? ""
+        let contentType = http.message.contentType.map { ", \($0)" } ?? ""
         findings.record(.unverifiedRequest, .connection(http.connection), accessory: connection.deviceID, Evidence(
             packet: http.lastPacket, connection: http.connection,
             detail: "the plaintext request \(request.method) \(request.target) (packet #\(request.packet.number)) was "
-                + "answered \(status) with a \(http.message.body.count)-byte\(contentType) body on a connection that "
+                + "answered \(status) (body \(http.message.body.count) bytes\(contentType)) on a connection that "
                 + "never completed pair-verify; HAP requires 470 Connection Authorization Required"))
     }
 

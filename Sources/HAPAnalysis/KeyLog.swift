@@ -74,7 +74,7 @@ public struct KeyLog: Sendable {
                 throw problem("\(label.rawValue): the last field is not hex")
             }
             guard value.count == label.secretByteCount else {
-                throw problem("\(label.rawValue): expected \(label.secretByteCount) bytes, found \(value.count)")
+                throw problem("\(label.rawValue): the secret field should be \(label.secretByteCount) bytes, found \(value.count)")
             }
             if label.identifiesByPairingID {
                 publicKeys[label, default: [:]][String(fields[1])] = value

@@ -17,7 +17,7 @@ struct PairingRuleTests {
         #expect(finding.connection?.controller.description == "10.77.0.1:49202")
         let details = finding.evidence.map(\.detail)
         #expect(details.count == 3)
-        #expect(details[0].contains("GET /accessories") && details[0].contains("200 OK") && details[0].contains("4588-byte"))
+        #expect(details[0].contains("GET /accessories") && details[0].contains("200 OK") && details[0].contains("body 4588 bytes"))
         #expect(details[1].contains("GET /characteristics?id=2.9,3.9"))
         #expect(details[2].contains("POST /pairings") && details[2].contains("application/pairing+tlv8"))
     }

@@ -37,9 +37,9 @@ import Testing
     @Test(arguments: [
         ("CONTROL_READ_KEY \(String(repeating: "ab", count: 32))", "CONTROL_READ_KEY needs two fields after the label (id and secret), found 1"),
         ("CONTROL_READ_KEY \(String(repeating: "ab", count: 32)) zz", "CONTROL_READ_KEY: the last field is not hex"),
-        ("CONTROL_READ_KEY \(String(repeating: "ab", count: 32)) abcd", "CONTROL_READ_KEY: expected 32 bytes, found 2"),
+        ("CONTROL_READ_KEY \(String(repeating: "ab", count: 32)) abcd", "CONTROL_READ_KEY: the secret field should be 32 bytes, found 2"),
         ("CONTROL_READ_KEY abcd \(String(repeating: "ab", count: 32))", "CONTROL_READ_KEY: the id field should be 32 bytes, found 2"),
-        ("PAIR_SETUP_SESSION_KEY \(String(repeating: "ab", count: 32)) \(String(repeating: "ab", count: 32))", "PAIR_SETUP_SESSION_KEY: expected 64 bytes, found 32"),
+        ("PAIR_SETUP_SESSION_KEY \(String(repeating: "ab", count: 32)) \(String(repeating: "ab", count: 32))", "PAIR_SETUP_SESSION_KEY: the secret field should be 64 bytes, found 32"),
     ])
     func aMalformedLineIsAnErrorNamingFileAndLine(line: String, message: String) {
         #expect(throws: KeyLog.Problem(severity: .error, source: "k", line: 1, message: message)) {

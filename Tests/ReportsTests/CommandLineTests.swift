@@ -128,7 +128,7 @@ struct CommandLineTests {
     func badKeyLog() throws {
         let keyLog = try Self.temporaryFile("keys.txt", Data("# comment\nPAIR_VERIFY_SHARED_SECRET 00 1234\n".utf8))
         defer { try? FileManager.default.removeItem(at: keyLog.deletingLastPathComponent()) }
-        try Self.expectError(["summary", Self.bridge, "--keylog", keyLog.path], saying: "\(keyLog.path):2: PAIR_VERIFY_SHARED_SECRET: expected 32 bytes, found 2")
+        try Self.expectError(["summary", Self.bridge, "--keylog", keyLog.path], saying: "\(keyLog.path):2: PAIR_VERIFY_SHARED_SECRET: the secret field should be 32 bytes, found 2")
     }
 
     @Test("a damaged capture is reported up to the damage, which is named with its offset, status 2")
