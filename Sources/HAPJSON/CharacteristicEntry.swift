@@ -16,7 +16,13 @@ public struct CharacteristicEntry: Hashable, Sendable {
     public internal(set) var eventsEnabled: Bool?
     /// `type`, when asked for with `type=1`.
     public internal(set) var type: HAPUUID?
-    public internal(set) var metadata = CharacteristicMetadata()
+    /// Only reads with `meta=1` or `perms=1` carry metadata, so it is kept behind a reference:
+    /// entries are copied at every step from the wire to the timeline, and most have none.
+    public internal(set) var metadata: CharacteristicMetadata {
+        get { metadataBox?.metadata ?? CharacteristicMetadata() }
+        set { metadataBox = newValue == CharacteristicMetadata() ? nil : MetadataBox(newValue) }
+    }
+    private var metadataBox: MetadataBox?
     /// The absolute offset of the entry's JSON object.
     public internal(set) var offset: Int
 
@@ -33,6 +39,8 @@ public struct CharacteristicEntry: Hashable, Sendable {
     init?(decoding json: JSONValue, path: String, recorder: inout DiagnosticRecorder) {
         guard let id = recorder.decodeEntryID(json, path: path), let members = json.objectValue else { return nil }
         self.init(id: id, offset: json.offset)
+        var declared = CharacteristicMetadata()
+        defer { metadata = declared }
         for member in members {
             switch member.key {
             case "aid", "iid":
@@ -54,7 +62,7 @@ public struct CharacteristicEntry: Hashable, Sendable {
                     recorder.recordInvalidField(member, path: path, expected: "a UUID string", aid: id.aid, iid: id.iid)
                 }
             default:
-                if !metadata.decode(member, path: path, aid: id.aid, iid: id.iid, recorder: &recorder) {
+                if !declared.decode(member, path: path, aid: id.aid, iid: id.iid, recorder: &recorder) {
                     recorder.recordNonHAPKey(member, path: path, in: "characteristic entry", aid: id.aid, iid: id.iid)
                 }
             }
@@ -74,4 +82,16 @@ extension DiagnosticRecorder {
                 aid: entry.id.aid, iid: entry.id.iid))
         }
     }
+}
+
+/// Immutable metadata behind a reference, compared and hashed by value.
+private final class MetadataBox: Hashable, Sendable {
+    let metadata: CharacteristicMetadata
+
+    init(_ metadata: CharacteristicMetadata) {
+        self.metadata = metadata
+    }
+
+    static func == (lhs: MetadataBox, rhs: MetadataBox) -> Bool { lhs.metadata == rhs.metadata }
+    func hash(into hasher: inout Hasher) { hasher.combine(metadata) }
 }

@@ -7,34 +7,77 @@ import HAPCatalog
 /// wrong with it against the format and the constraints that apply (`constraints`).
 @dynamicMemberLookup
 public struct HAPCharacteristic: Hashable, Sendable {
-    public internal(set) var iid: UInt64
-    public internal(set) var type: HAPUUID
-    public internal(set) var metadata = CharacteristicMetadata()
+    public var iid: UInt64 { storage.iid }
+    public var type: HAPUUID { storage.type }
+    public var metadata: CharacteristicMetadata { storage.metadata }
     /// `value` as sent; nil when absent (write-only characteristics have none).
-    public internal(set) var jsonValue: JSONValue?
+    public var jsonValue: JSONValue? { storage.jsonValue }
     /// `value` typed by the format; nil when absent.
-    public internal(set) var value: CharacteristicValue?
+    public var value: CharacteristicValue? { storage.value }
     /// What is wrong with `value`.
-    public internal(set) var valueIssues: [ValueIssue] = []
+    public var valueIssues: [ValueIssue] { storage.valueIssues }
     /// `ev`: whether the connection that read the database is subscribed.
-    public internal(set) var eventsEnabled: Bool?
+    public var eventsEnabled: Bool? { storage.eventsEnabled }
     /// The absolute offset of the characteristic's JSON object.
-    public internal(set) var offset: Int
+    public var offset: Int { storage.offset }
     /// The characteristic's index in its JSON array, for paths.
-    let sourceIndex: Int
+    var sourceIndex: Int { storage.sourceIndex }
     /// The catalogue's name of the type (`"Current Temperature"`); nil for types it does not know.
     /// Looked up once: every event and write of the characteristic names it.
-    public private(set) var name: String?
+    public var name: String? { storage.name }
     /// The constraints its values must keep, worked out once from the metadata and the catalogue.
-    public private(set) var constraints: ValueConstraints
+    public var constraints: ValueConstraints { storage.constraints }
 
-    init(iid: UInt64, type: HAPUUID, offset: Int, sourceIndex: Int) {
-        self.iid = iid
-        self.type = type
-        self.offset = offset
-        self.sourceIndex = sourceIndex
-        name = HAPCatalog.characteristic(type)?.name
-        constraints = ValueConstraints(metadata: CharacteristicMetadata(), type: type)
+    /// Everything, decoded once and never changed, behind one reference: the analyzer looks a
+    /// characteristic up for every read, write and event, and a copy is then one retain.
+    private let storage: Storage
+
+    private final class Storage: Hashable, Sendable {
+        let iid: UInt64
+        let type: HAPUUID
+        let metadata: CharacteristicMetadata
+        let jsonValue: JSONValue?
+        let value: CharacteristicValue?
+        let valueIssues: [ValueIssue]
+        let eventsEnabled: Bool?
+        let offset: Int
+        let sourceIndex: Int
+        let name: String?
+        let constraints: ValueConstraints
+
+        init(iid: UInt64, type: HAPUUID, metadata: CharacteristicMetadata, jsonValue: JSONValue?, eventsEnabled: Bool?, offset: Int, sourceIndex: Int) {
+            self.iid = iid
+            self.type = type
+            self.metadata = metadata
+            self.jsonValue = jsonValue
+            self.eventsEnabled = eventsEnabled
+            self.offset = offset
+            self.sourceIndex = sourceIndex
+            name = HAPCatalog.characteristic(type)?.name
+            constraints = ValueConstraints(metadata: metadata, type: type)
+            if let jsonValue {
+                let interpreted = HAPCharacteristic.interpret(jsonValue, format: metadata.format, constraints: constraints)
+                value = interpreted.value
+                valueIssues = interpreted.issues
+            } else {
+                value = nil
+                valueIssues = []
+            }
+        }
+
+        static func == (lhs: Storage, rhs: Storage) -> Bool {
+            lhs === rhs || (lhs.iid == rhs.iid && lhs.type == rhs.type && lhs.metadata == rhs.metadata
+                && lhs.jsonValue == rhs.jsonValue && lhs.value == rhs.value && lhs.valueIssues == rhs.valueIssues
+                && lhs.eventsEnabled == rhs.eventsEnabled && lhs.offset == rhs.offset && lhs.sourceIndex == rhs.sourceIndex)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(iid)
+            hasher.combine(type)
+            hasher.combine(metadata)
+            hasher.combine(jsonValue)
+            hasher.combine(offset)
+        }
     }
 
     public subscript<Field>(dynamicMember field: KeyPath<CharacteristicMetadata, Field>) -> Field {
@@ -49,7 +92,11 @@ public struct HAPCharacteristic: Hashable, Sendable {
 
     /// Decodes and checks a value of this characteristic, such as one from an event or a write.
     public func interpret(_ json: JSONValue) -> InterpretedValue {
-        var interpreted = InterpretedValue(decoding: json, as: metadata.format)
+        Self.interpret(json, format: storage.metadata.format, constraints: storage.constraints)
+    }
+
+    private static func interpret(_ json: JSONValue, format: CharacteristicFormat?, constraints: ValueConstraints) -> InterpretedValue {
+        var interpreted = InterpretedValue(decoding: json, as: format)
         interpreted.issues += constraints.check(interpreted.value)
         return interpreted
     }
@@ -71,8 +118,9 @@ public struct HAPCharacteristic: Hashable, Sendable {
             recorder.record(.malformedCharacteristic, .error, json, path: path, "a characteristic needs a \"type\" UUID; skipped", aid: aid, iid: iid)
             return nil
         }
-        self.init(iid: iid, type: type, offset: json.offset, sourceIndex: sourceIndex)
-
+        var metadata = CharacteristicMetadata()
+        var jsonValue: JSONValue?
+        var eventsEnabled: Bool?
         for member in members {
             switch member.key {
             case "iid", "type":
@@ -94,11 +142,7 @@ public struct HAPCharacteristic: Hashable, Sendable {
         for (key, present) in [("perms", json["perms"] != nil), ("format", json["format"] != nil)] where !present {
             recorder.record(.missingField, .warning, json, path: path, "a characteristic needs \"\(key)\"", aid: aid, iid: iid)
         }
-        constraints = ValueConstraints(metadata: metadata, type: type)
-        if let jsonValue {
-            let interpreted = interpret(jsonValue)
-            value = interpreted.value
-            valueIssues = interpreted.issues
-        }
+        storage = Storage(iid: iid, type: type, metadata: metadata, jsonValue: jsonValue, eventsEnabled: eventsEnabled,
+                          offset: json.offset, sourceIndex: sourceIndex)
     }
 }
