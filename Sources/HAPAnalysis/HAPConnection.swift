@@ -510,7 +510,7 @@ final class HAPConnection {
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
         context.emit(.characteristic(CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type,
-            name: characteristic?.name, unit: characteristic?.metadata.unit, format: characteristic?.metadata.format,
+            name: characteristic?.name, unit: characteristic?.unit, format: characteristic?.format,
             value: interpreted,
             status: status.flatMap { $0 == .success ? nil : $0 },
             timedWrite: request?.timedWrite ?? false, requestPacket: request?.packet, answered: answered)), packet)

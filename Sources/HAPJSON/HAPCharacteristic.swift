@@ -27,6 +27,10 @@ public struct HAPCharacteristic: Hashable, Sendable {
     public var name: String? { storage.name }
     /// The constraints its values must keep, worked out once from the metadata and the catalogue.
     public var constraints: ValueConstraints { storage.constraints }
+    /// `format` and `unit` from the metadata, read in place: every activity names them, and
+    /// `metadata` hands out a copy.
+    public var format: CharacteristicFormat? { storage.metadata.format }
+    public var unit: CharacteristicUnit? { storage.metadata.unit }
 
     /// Everything, decoded once and never changed, behind one reference: the analyzer looks a
     /// characteristic up for every read, write and event, and a copy is then one retain.
