@@ -68,18 +68,19 @@ extension JSONReader {
             seen |= key.rawValue
             skipWhitespace(bytes, &position)
             guard position < bytes.byteCount else { throw truncated("a value", at: position) }
-            let scalar = try readScalar(bytes, &position)
             switch key {
             case .aid, .iid:
-                guard let id = scalar.numberValue?.uint64Value, id >= 1 else { throw malformed("an instance id", at: position) }
+                let id = try readInstanceID(bytes, &position)
                 if key == .aid { aid = id } else { iid = id }
             case .value:
-                value = scalar
+                value = try readScalar(bytes, &position)
             case .status:
-                guard let code = scalar.numberValue?.int64Value, code <= 0 else { throw malformed("a HAP status", at: position) }
+                guard let code = try readScalar(bytes, &position).numberValue?.int64Value, code <= 0 else {
+                    throw malformed("a HAP status", at: position)
+                }
                 status = HAPStatus(wireValue: code)
             case .ev:
-                guard let bool = scalar.boolValue else { throw malformed("true or false", at: position) }
+                guard let bool = try readScalar(bytes, &position).boolValue else { throw malformed("true or false", at: position) }
                 eventsEnabled = bool
             }
             skipWhitespace(bytes, &position)
@@ -97,6 +98,29 @@ extension JSONReader {
         entry.status = status
         entry.eventsEnabled = eventsEnabled
         return entry
+    }
+
+    /// An `aid` or `iid` as every implementation writes one, `[1-9][0-9]*` within 64 bits, read
+    /// without making a number value: two of every entry's three values are these. Anything else
+    /// (a fraction, an exponent, a leading zero, a sign) gives up to the full reader.
+    private mutating func readInstanceID(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> UInt64 {
+        try countValue(at: position)
+        let start = position
+        var id: UInt64 = 0
+        while position < bytes.byteCount, case let byte = Self.byte(bytes, position), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            let (shifted, overflowed) = id.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = shifted.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflowed, !carried else { throw malformed("an instance id", at: start) }
+            id = sum
+            position += 1
+        }
+        guard position > start, Self.byte(bytes, start) != UInt8(ascii: "0"), position - start <= limits.maximumNumberLength else {
+            throw malformed("an instance id", at: start)
+        }
+        if position < bytes.byteCount, case let next = Self.byte(bytes, position), next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") {
+            throw malformed("an instance id", at: position)
+        }
+        return id
     }
 
     /// A key among the five, compared as bytes: no string is made.

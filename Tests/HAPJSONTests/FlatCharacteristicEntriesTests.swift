@@ -90,7 +90,8 @@ import WireParsing
     @Test func bothPathsAgreeOnRandomBodies() {
         var generator = SplitMix(seed: 0x4841_5053)
         let keys = ["aid", "iid", "value", "status", "ev", "type", "perms"]
-        let scalars = ["1", "0", "-1", "23.5", "true", "false", "null", "\"on\"", "-70402", "70402", "1e2", "[1]", "{}", "\"\\u0041\""]
+        let scalars = ["1", "0", "-1", "23.5", "true", "false", "null", "\"on\"", "-70402", "70402", "1e2", "[1]", "{}", "\"\\u0041\"",
+                       "10", "007", "1.0", "2E0", "18446744073709551615", "18446744073709551616"]
         for _ in 0..<2000 {
             var entries: [String] = []
             for _ in 0..<Int(generator.next() % 4) {
