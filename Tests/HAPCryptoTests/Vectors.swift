@@ -1,5 +1,5 @@
 // Test vectors used across the HAPCrypto tests, copied here so the package tests without
-// /work/shared.
+// the shared reference material it was taken from.
 //
 // Sources:
 // - `HAPVectors`: hapscope's HAP fact sheet, data/test-vectors.md §2–§4 (computed for the

@@ -2,7 +2,7 @@ import HTTP1
 import Testing
 import WireParsing
 
-/// HAP messages as the fact sheet (`/work/shared/hap/PROTOCOL.md` §5) and HomeKitADK's
+/// HAP messages as the fact sheet (docs/PROTOCOL.md §5) and HomeKitADK's
 /// `HAPIPAccessoryServer.c` write them, byte for byte.
 ///
 /// Sources and licenses of the embedded bodies (kept in this Swift file rather than beside it,
