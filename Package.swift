@@ -53,46 +53,80 @@ let package = Package(
         library("Packets", ["WireParsing"]),
         library("TCPReassembly", ["Packets"]),
 
-        // Session analysis: HAP connections, pairing, decryption, the event stream and the model.
-        library("HAPAnalysis", [
-            "Capture", "Packets", "TCPReassembly", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCrypto", "HAPCatalog",
+        // The event vocabulary: the one contract between the analysis and its consumers.
+        library("HAPEvents", ["Packets", "WireParsing", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCatalog", "TCPReassembly"]),
+
+        // The analysis: the transport-independent core (configuration, key log, pairing), the
+        // transports, and the pipeline that drives them.
+        library("HAPCore", ["HAPEvents", "HAPCrypto", "HAPJSON", "TLV8", "Packets", "WireParsing"]),
+        library("IPTransport", [
+            "HAPCore", "HAPEvents", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly", "WireParsing",
         ]),
+        library("HAPAnalysis", ["HAPCore", "IPTransport", "HAPEvents", "Capture", "Packets", "WireParsing"]),
 
         // Consumers of the event stream.
-        library("Audit", ["HAPAnalysis", "DNS", "HAPCrypto", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing"]),
-        library("Reports", ["HAPAnalysis", "Audit", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "Packets", "WireParsing"]),
+        library("HAPModel", ["HAPEvents", "DNS", "HAPCatalog", "HAPJSON", "Packets", "TLV8"]),
+        library("Audit", ["HAPEvents", "DNS", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing"]),
+        library("Reports", ["HAPEvents", "HAPModel", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "Packets", "WireParsing"]),
+        library("Exports", ["HAPEvents", "Capture", "Packets", "HAPJSON", "HTTP1", "TLV8", "WireParsing"]),
 
         // The command line.
         library("ArgumentParsing"),
         .executableTarget(
             name: "hapscope",
-            dependencies: ["ArgumentParsing", "HAPAnalysis", "Audit", "Reports", "Capture"],
+            dependencies: [
+                "ArgumentParsing", "HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Exports", "Capture",
+                "HAPCrypto", "HAPJSON", "TLV8", "WireParsing",
+            ],
             swiftSettings: swiftSettings),
         // Counts heap allocations for hapbench's per-operation figures; linked into hapbench only.
         .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "hapbench",
-            dependencies: ["ArgumentParsing", "HAPAnalysis", "HAPCrypto", "TLV8", "Capture", "Packets", "WireParsing", "CAllocationCounter"],
+            dependencies: [
+                "ArgumentParsing", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Capture", "Packets", "WireParsing",
+                "CAllocationCounter",
+            ],
             swiftSettings: swiftSettings),
 
-        // Tests mirror the modules.
+        // Tests mirror the modules. What several test targets share (the recorded corpus, seeded
+        // randomness, scratch folders, the binary under test, output comparison) is in one place.
+        .target(
+            name: "TestSupport",
+            dependencies: ["HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Capture", "HAPCrypto", "HAPJSON"],
+            path: "Tests/TestSupport", swiftSettings: swiftSettings),
         tests("WireParsingTests", ["WireParsing"]),
         tests("HAPCatalogTests", ["HAPCatalog"]),
-        tests("TLV8Tests", ["TLV8", "WireParsing"], fixtures: ["Fixtures"]),
-        tests("HTTP1Tests", ["HTTP1", "WireParsing"]),
+        tests("TLV8Tests", ["TLV8", "WireParsing", "TestSupport"], fixtures: ["Fixtures"]),
+        tests("HTTP1Tests", ["HTTP1", "WireParsing", "TestSupport"]),
         tests("DNSTests", ["DNS", "WireParsing"]),
-        tests("HAPJSONTests", ["HAPJSON", "WireParsing", "HAPCatalog"], fixtures: ["Fixtures"]),
-        tests("HAPCryptoTests", ["HAPCrypto"]),
-        tests("CaptureTests", ["Capture", "Packets"]),
-        tests("PacketsTests", ["Packets"]),
-        tests("TCPReassemblyTests", ["TCPReassembly", "Packets"]),
-        tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets", "TCPReassembly"]),
-        tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON", "Packets", "TLV8"]),
-        tests("ReportsTests", ["Reports", "HAPAnalysis", "Capture", "HAPJSON", "HAPCrypto", "Packets"]),
+        tests("HAPJSONTests", ["HAPJSON", "WireParsing", "HAPCatalog", "TestSupport"], fixtures: ["Fixtures"]),
+        tests("HAPCryptoTests", ["HAPCrypto", "TestSupport"]),
+        tests("CaptureTests", ["Capture", "Packets", "TestSupport"]),
+        tests("PacketsTests", ["Packets", "WireParsing", "TestSupport"]),
+        tests("TCPReassemblyTests", ["TCPReassembly", "Packets", "TestSupport"]),
+        tests("HAPEventsTests", ["HAPEvents", "HTTP1", "HAPJSON", "TCPReassembly", "TLV8", "Packets", "WireParsing"]),
+        tests("HAPCoreTests", ["HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Packets", "WireParsing", "TestSupport"]),
+        tests("IPTransportTests", [
+            "IPTransport", "HAPCore", "HAPEvents", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly",
+            "WireParsing", "TestSupport",
+        ]),
+        tests("HAPAnalysisTests", [
+            "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets",
+            "TCPReassembly", "TestSupport",
+        ]),
+        tests("HAPModelTests", ["HAPModel", "HAPEvents", "HAPCore", "HAPJSON", "Packets", "TLV8", "TestSupport"]),
+        tests("AuditTests", ["Audit", "HAPEvents", "HAPCore", "HAPCrypto", "Capture", "HAPJSON", "Packets", "TLV8", "DNS", "TestSupport"]),
+        tests("ReportsTests", ["Reports", "HAPEvents", "HAPModel", "HAPCore", "Capture", "HAPJSON", "HAPCrypto", "Packets", "TLV8", "TestSupport"]),
+        tests("ExportsTests", ["Exports", "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "HTTP1", "TestSupport"]),
+        tests("CLITests", ["TestSupport", "HAPCore", "HAPEvents", "HAPJSON", "Capture", "Packets", "WireParsing"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
         tests("hapbenchTests", ["hapbench", "HAPJSON"]),
         // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).
-        tests("HostileInputTests", ["HAPAnalysis", "Capture", "Packets", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCrypto", "TCPReassembly", "WireParsing"]),
+        tests("HostileInputTests", [
+            "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCrypto",
+            "TCPReassembly", "WireParsing", "TestSupport",
+        ]),
 
         // MARK: Fuzzing (docs/fuzzing.md, scripts/fuzz.sh)
         // libFuzzer targets over every parser of untrusted input. Built with
@@ -112,9 +146,11 @@ let package = Package(
         .executableTarget(
             name: "FuzzFrameDecryptor", dependencies: ["FuzzSupport", "HAPCrypto"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzCapture", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture"], swiftSettings: swiftSettings),
+            name: "FuzzCapture", dependencies: ["FuzzSupport", "HAPAnalysis", "HAPCore", "HAPEvents", "Capture"],
+            swiftSettings: swiftSettings),
         // Cuts the recorded captures into seed corpora for the targets above.
         .executableTarget(
-            name: "FuzzSeeds", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture", "Packets", "HTTP1"], swiftSettings: swiftSettings),
+            name: "FuzzSeeds", dependencies: ["FuzzSupport", "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "HTTP1"],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HTTP1
 import Packets
 import TLV8

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 
 /// A group of audit rules that share the state they keep about the capture.
 ///

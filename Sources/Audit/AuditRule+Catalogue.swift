@@ -1,3 +1,4 @@
+import HAPEvents
 // The rule catalogue: every check the audit makes, in the order docs/audit-rules.md lists them.
 // Identifiers are stable; the slugs are those of captures/*.truth.json.
 

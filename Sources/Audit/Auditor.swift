@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 
 /// The security and conformance audit: a consumer of the analyzer's event stream that judges
 /// what it sees against HAP's rules and produces findings.
@@ -7,9 +7,8 @@ import HAPAnalysis
 /// `inputEnded`, `findings` is the complete verdict.
 ///
 /// ```swift
-/// let auditor = Auditor(configuration: try AuditConfiguration(setupCode: "123-45-678"))
-/// let analyzer = CaptureAnalyzer(configuration: analysis) { auditor.consume($0) }
-/// analyzer.analyze(reader)
+/// let auditor = Auditor()
+/// AnalysisPipeline(configuration: analysis, consumers: [auditor]).run(reader)
 /// if auditor.findings.reachSeverity(.medium) { exit(1) }
 /// ```
 ///
@@ -28,15 +27,15 @@ public final class Auditor: HAPEventConsumer {
     /// Whether `inputEnded` has been seen, so that `findings` is complete.
     public private(set) var isComplete = false
 
-    public init(configuration: AuditConfiguration = AuditConfiguration.none) {
+    public init(configuration: AuditConfiguration = AuditConfiguration()) {
         self.configuration = configuration
         let thresholds = configuration.thresholds
         context = AuditContext(maximumAccessories: thresholds.maximumRememberedValues)
         ledger = FindingLedger(maximumEvidencePerFinding: thresholds.maximumEvidencePerFinding)
-        pairSetup = PairSetupPolicy(setupCode: configuration.setupCode, thresholds: thresholds)
+        pairSetup = PairSetupPolicy(thresholds: thresholds)
         keyExchange = KeyExchangePolicy(maximumRememberedKeys: thresholds.maximumRememberedValues)
         session = SessionPolicy(maximumSuspectsPerConnection: thresholds.maximumRememberedValues)
-        discovery = DiscoveryPolicy(setupID: configuration.setupID, thresholds: thresholds)
+        discovery = DiscoveryPolicy(thresholds: thresholds)
     }
 
     public func consume(_ event: HAPEvent) {

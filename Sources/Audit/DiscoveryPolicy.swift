@@ -1,6 +1,5 @@
 import DNS
-import HAPAnalysis
-import HAPCrypto
+import HAPEvents
 import HAPJSON
 import Packets
 import TLV8
@@ -13,15 +12,12 @@ import WireParsing
 /// Advertisement findings are kept per service instance (`hapscope Bridge 4D5E6F._hap._tcp.local`),
 /// so that a record with a malformed `id` still joins its instance's finding.
 struct DiscoveryPolicy: AuditPolicy {
-    private let setupID: String?
     private let statusFlagGracePeriod: Double
     private let maximumRememberedValues: Int
     /// The pair-setup method each connection's M1 asked for, and where.
     private var setupMethods: [Int: (method: PairingMethod, packet: PacketInfo)] = [:]
     /// `c#` as advertised and as it stood at each accessory's last `/accessories` fetch.
     private var configurationNumbers: [String: ConfigurationNumberHistory] = [:]
-    /// The setup hash the user's setup ID gives for each advertised device ID.
-    private var expectedSetupHashes: [String: SetupHash] = [:]
 
     private struct ConfigurationNumberHistory {
         var latest: UInt64?
@@ -31,8 +27,7 @@ struct DiscoveryPolicy: AuditPolicy {
         var lastFetch: PacketInfo?
     }
 
-    init(setupID: String?, thresholds: AuditThresholds) {
-        self.setupID = setupID
+    init(thresholds: AuditThresholds) {
         statusFlagGracePeriod = thresholds.statusFlagGracePeriod
         maximumRememberedValues = thresholds.maximumRememberedValues
     }
@@ -85,7 +80,7 @@ struct DiscoveryPolicy: AuditPolicy {
         }
 
         if let deviceID = txt.deviceID {
-            checkSetupHash(txt, deviceID: deviceID, service: service, scope: instance, at: packet, findings: &findings)
+            checkSetupHash(advertisement, service: service, scope: instance, at: packet, findings: &findings)
             let accessory = AuditContext.accessoryKey(deviceID: deviceID)
             checkStatusFlags(txt, accessory: accessory, scope: instance, at: packet, in: context, findings: &findings)
             if let number = txt.configurationNumber,
@@ -111,25 +106,16 @@ struct DiscoveryPolicy: AuditPolicy {
         return true
     }
 
-    private mutating func checkSetupHash(
-        _ txt: HAPServiceTXT, deviceID: String, service: ServiceAdvertisement, scope: FindingScope, at packet: PacketInfo,
+    /// The analysis judged the advertised `sh` against the setup ID the user gave.
+    private func checkSetupHash(
+        _ advertisement: AdvertisementEvent, service: ServiceAdvertisement, scope: FindingScope, at packet: PacketInfo,
         findings: inout FindingLedger
     ) {
-        guard let setupID, let advertised = txt.setupHash else { return }
-        let expected: SetupHash
-        if let cached = expectedSetupHashes[deviceID] {
-            expected = cached
-        } else {
-            // The configuration checked the setup ID's form, which is all SetupHash can refuse.
-            guard let computed = try? SetupHash(setupID: setupID, deviceID: deviceID) else { return }
-            expected = computed
-            if expectedSetupHashes.count < maximumRememberedValues { expectedSetupHashes[deviceID] = computed }
-        }
-        guard expected.bytes != advertised else { return }
-        let sent = service.txt?["sh"]?.valueText ?? Hex.encode(advertised)
+        guard let check = advertisement.setupHash, !check.matches else { return }
+        let sent = service.txt?["sh"]?.valueText ?? Hex.encode(check.advertised)
         findings.record(.setupHashMismatch, scope, Evidence(
             packet: packet,
-            detail: "sh=\(sent) for id=\(deviceID), but SHA-512(\"\(setupID)\" ‖ \"\(deviceID)\") gives sh=\(expected.base64)"))
+            detail: "sh=\(sent) for id=\(check.deviceID), but SHA-512(\"\(check.setupID)\" ‖ \"\(check.deviceID)\") gives sh=\(Base64.encode(check.expected))"))
     }
 
     private func checkStatusFlags(

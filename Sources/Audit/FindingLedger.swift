@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 
 /// What a finding is about, and so what makes two observations one finding: a rule broken on
 /// one connection, by one accessory, or by what the user said about the capture as a whole.

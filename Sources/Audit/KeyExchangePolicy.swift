@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import Packets
 import TLV8
 import WireParsing
@@ -23,14 +23,6 @@ struct KeyExchangePolicy: AuditPolicy {
         let packet: PacketInfo
         let connectionID: Int
     }
-
-    /// The signature checks HAPAnalysis makes, by the procedure and step they sign.
-    private static let signatureChecks: [String: (procedure: PairingProcedure, state: PairingState)] = [
-        "m2-signature": (.pairVerify, .m2),
-        "m3-signature": (.pairVerify, .m3),
-        "m5-signature": (.pairSetup, .m5),
-        "m6-signature": (.pairSetup, .m6),
-    ]
 
     init(maximumRememberedKeys: Int) {
         self.maximumRememberedKeys = maximumRememberedKeys
@@ -112,11 +104,10 @@ struct KeyExchangePolicy: AuditPolicy {
     private func checkSignatures(_ exchange: PairingExchangeEvent, findings: inout FindingLedger) {
         let opened = openedSubTLVs[exchange.connection.id] ?? [:]
         for check in exchange.checks where check.outcome == .failed {
-            guard let signed = Self.signatureChecks[check.name], signed.procedure == exchange.procedure,
-                  let packet = opened[signed.state] else { continue }
+            guard case .signature(let state) = check.kind, let packet = opened[state] else { continue }
             findings.record(.badSignature, .connection(exchange.connection), Evidence(
                 packet: packet, connection: exchange.connection,
-                detail: "\(exchange.procedure) \(signed.state): \(check.detail)"))
+                detail: "\(exchange.procedure) \(state): \(check.detail)"))
         }
     }
 }

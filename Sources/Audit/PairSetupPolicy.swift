@@ -1,5 +1,4 @@
-import HAPAnalysis
-import HAPCrypto
+import HAPEvents
 import Packets
 import TLV8
 import WireParsing
@@ -11,8 +10,9 @@ struct PairSetupPolicy: AuditPolicy {
     /// were stripped (1 value in 256 loses a byte, 1 in 2^64 loses eight); a shorter one is no
     /// random value at all.
     static let strippedByteAllowance = 8
+    /// The length of the 3072-bit prime N, the length every A and B should have.
+    static let primeByteCount = 384
 
-    private let setupCode: SetupCode?
     private let thresholds: AuditThresholds
     /// The pair setup in progress on each connection.
     private var inProgress: [Int: SetupInProgress] = [:]
@@ -37,8 +37,7 @@ struct PairSetupPolicy: AuditPolicy {
         let connectionID: Int
     }
 
-    init(setupCode: SetupCode?, thresholds: AuditThresholds) {
-        self.setupCode = setupCode
+    init(thresholds: AuditThresholds) {
         self.thresholds = thresholds
     }
 
@@ -52,11 +51,11 @@ struct PairSetupPolicy: AuditPolicy {
             exchangeEnded(exchange, at: event.packet, in: context, findings: &findings)
         case .connectionClosed(let summary):
             inProgress.removeValue(forKey: summary.connection.id)
-        case .inputEnded:
+        case .inputEnded(let summary):
             for accessory in failedSetups.keys.sorted() {
                 if let burst = failedSetups[accessory]?.finish() { record(burst, accessory: accessory, findings: &findings) }
             }
-            judgeSetupCode(findings: &findings)
+            if let setupCode = summary.setupCode { judge(setupCode, findings: &findings) }
         default:
             break
         }
@@ -75,13 +74,15 @@ struct PairSetupPolicy: AuditPolicy {
         case .m2(let m2):
             guard let accessory = context.accessoryKey(of: connection.id) else { return }
             checkPaired(accessory, connection: connection, at: packet, in: context, findings: &findings)
-            if let salt = m2.salt { checkSalt(salt, accessory: accessory, connection: connection, at: packet, findings: &findings) }
+            if let salt = m2.salt {
+                checkSalt(salt, problems: message.srpProblems, accessory: accessory, connection: connection, at: packet, findings: &findings)
+            }
             if let b = m2.publicKey {
-                checkPublicValue(b, of: .accessory, connection: connection, at: packet, findings: &findings)
+                checkPublicValue(b, of: .accessory, problems: message.srpProblems, connection: connection, at: packet, findings: &findings)
             }
         case .m3(let m3):
             if let a = m3.publicKey {
-                checkPublicValue(a, of: .controller, connection: connection, at: packet, findings: &findings)
+                checkPublicValue(a, of: .controller, problems: message.srpProblems, connection: connection, at: packet, findings: &findings)
             }
         case .m4:
             judgeForgedKey(on: connection, accepted: true, findings: &findings)
@@ -114,9 +115,11 @@ struct PairSetupPolicy: AuditPolicy {
     }
 
     private mutating func checkSalt(
-        _ salt: [UInt8], accessory: String, connection: ConnectionInfo, at packet: PacketInfo, findings: inout FindingLedger
+        _ salt: [UInt8], problems: [SRPValueProblem], accessory: String, connection: ConnectionInfo, at packet: PacketInfo,
+        findings: inout FindingLedger
     ) {
-        if let problem = SRPGroup.check(salt: salt.span.bytes) {
+        for problem in problems {
+            guard case .saltLength = problem else { continue }
             findings.record(.srpMalformed, .connection(connection), accessory: accessory, Evidence(
                 packet: packet, connection: connection,
                 detail: "pair-setup M2: \(problem) (salt \(Hex.encode(salt)))"))
@@ -137,13 +140,20 @@ struct PairSetupPolicy: AuditPolicy {
     }
 
     private mutating func checkPublicValue(
-        _ value: [UInt8], of party: SRPParty, connection: ConnectionInfo, at packet: PacketInfo, findings: inout FindingLedger
+        _ value: [UInt8], of party: HAPParty, problems: [SRPValueProblem], connection: ConnectionInfo, at packet: PacketInfo,
+        findings: inout FindingLedger
     ) {
         let step = party == .accessory ? "M2" : "M3"
-        let name = party.publicValueName
-        let shortfall = SRPGroup.primeByteCount - value.count
-        switch SRPGroup.check(publicKey: value.span.bytes, of: party) {
-        case .publicKeyZeroModuloPrime?:
+        let name = SRPValueProblem.publicValueName(of: party)
+        let shortfall = Self.primeByteCount - value.count
+        let problem = problems.first { problem in
+            switch problem {
+            case .saltLength: false
+            case .publicValueTooLong(let sender, _), .publicValueZeroModuloPrime(let sender), .publicValueNotReduced(let sender): sender == party
+            }
+        }
+        switch problem {
+        case .publicValueZeroModuloPrime?:
             let evidence = Evidence(
                 packet: packet, connection: connection,
                 detail: "pair-setup \(step) sends \(name) ≡ 0 mod N (\(value.count) bytes, \(Self.abbreviate(value))), "
@@ -194,10 +204,8 @@ struct PairSetupPolicy: AuditPolicy {
         judgeForgedKey(on: connection, accepted: nil, findings: &findings)
         inProgress.removeValue(forKey: connection.id)
 
-        let controllerProof = exchange.checks.first { $0.name == "srp-controller-proof" }
-        if controllerProof?.outcome == .passed,
-           let accessoryProof = exchange.checks.first(where: { $0.name == "srp-accessory-proof" }),
-           accessoryProof.outcome == .failed {
+        let controllerProof = exchange.check(.srpControllerProof)
+        if controllerProof?.outcome == .passed, exchange.check(.srpAccessoryProof)?.outcome == .failed {
             let m4 = exchange.steps.last { $0.state == .m4 && $0.direction == .accessoryToController }
             findings.record(.srpProofMismatch, .connection(connection), Evidence(
                 packet: m4?.packet ?? packet, connection: connection,
@@ -240,12 +248,12 @@ struct PairSetupPolicy: AuditPolicy {
                 + "of them with Backoff (3) or MaxTries (5)"))
     }
 
-    private func judgeSetupCode(findings: inout FindingLedger) {
-        guard let setupCode, let reason = setupCode.forbiddenReason else { return }
+    private func judge(_ setupCode: SetupCodeFact, findings: inout FindingLedger) {
+        guard let reason = setupCode.forbiddenBecause else { return }
         let completion = firstCompletedSetup.map { "; a pair setup completed in packet #\($0.packet.number) on #\($0.connection.id)" }
         findings.record(.forbiddenSetupCode, .capture, Evidence(
             packet: firstCompletedSetup?.packet, connection: firstCompletedSetup?.connection,
-            detail: "the setup code \(setupCode) is forbidden by HAP: \(reason)"
+            detail: "the setup code \(setupCode.code) is forbidden by HAP: \(reason)"
                 + (completion ?? "; the capture holds no completed pair setup")))
     }
 

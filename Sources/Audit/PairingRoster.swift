@@ -1,3 +1,4 @@
+import HAPEvents
 import Packets
 import TLV8
 

@@ -64,3 +64,27 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         file == "-" ? "standard input" : file
     }
 }
+
+extension CaptureError {
+    /// A path's last component, as reports and events name files so that what they show of an
+    /// input does not depend on where it lives; `-` stays `-`.
+    public static func fileName(_ path: String) -> String {
+        guard path != "-", let slash = path.lastIndex(of: "/") else { return path }
+        let name = path[path.index(after: slash)...]
+        return name.isEmpty ? path : String(name)
+    }
+
+    /// The same error with file paths reduced to file names.
+    public var withFileNamesShortened: CaptureError {
+        switch self {
+        case .fileNotFound(let file): .fileNotFound(file: Self.fileName(file))
+        case .unreadableFile(let file, let reason): .unreadableFile(file: Self.fileName(file), reason: reason)
+        case .notACaptureFile(let file, let reason): .notACaptureFile(file: Self.fileName(file), reason: reason)
+        case .damagedFile(let file, let offset, let packetsRead, let reason):
+            .damagedFile(file: Self.fileName(file), offset: offset, packetsRead: packetsRead, reason: reason)
+        case .unsupportedLinkType(let file, let linkType): .unsupportedLinkType(file: Self.fileName(file), linkType: linkType)
+        case .writeFailed(let file, let reason): .writeFailed(file: Self.fileName(file), reason: reason)
+        case .invalidFilter, .permissionDenied, .noSuchDevice, .interfaceNotUp, .liveCaptureFailed: self
+        }
+    }
+}

@@ -1,6 +1,8 @@
 import Capture
 import FuzzSupport
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -51,11 +53,11 @@ enum CaptureHarness {
         }
         var ended = 0
         var eventsAfterEnd = 0
-        let analyzer = CaptureAnalyzer(configuration: AnalysisConfiguration(keyLog: keyLog)) { event in
+        let sink = EventSink { event in
             if ended > 0 { eventsAfterEnd += 1 }
             if case .inputEnded = event.kind { ended += 1 }
         }
-        analyzer.analyze(reader)
+        AnalysisPipeline(configuration: AnalysisConfiguration(keyLog: keyLog), consumers: [sink]).run(reader)
         fuzzInvariant(ended == 1, "the analysis ended \(ended) times")
         fuzzInvariant(eventsAfterEnd == 0, "\(eventsAfterEnd) events after the end of the input")
     }

@@ -1,6 +1,8 @@
 import Capture
 import FuzzSupport
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import HTTP1
 import Packets
 #if canImport(Glibc)
@@ -94,7 +96,7 @@ enum FuzzSeeds {
     private static func analyze(_ capture: String, keyLog: KeyLog, into writer: inout SeedWriter) {
         var streams: [String: [UInt8]] = [:]
         var bodies: [(kind: String, bytes: [UInt8])] = []
-        let analyzer = CaptureAnalyzer(configuration: AnalysisConfiguration(keyLog: keyLog)) { event in
+        let sink = EventSink { event in
             guard case .httpMessage(let http) = event.kind else { return }
             let message = http.message
             // The harness reads a settings byte and a cut count first: 0, 0 feeds the stream whole.
@@ -109,7 +111,7 @@ enum FuzzSeeds {
             }
         }
         guard let reader = try? CaptureFileReader(files: [capture]) else { return }
-        analyzer.analyze(reader)
+        AnalysisPipeline(configuration: AnalysisConfiguration(keyLog: keyLog), consumers: [sink]).run(reader)
         for stream in streams.values { writer.write(stream, kind: "http") }
         for body in bodies where !body.bytes.isEmpty { writer.write(body.bytes, kind: body.kind) }
     }

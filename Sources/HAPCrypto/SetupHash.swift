@@ -19,15 +19,13 @@ public struct SetupHash: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `CryptoError.invalidFormat` for a setup ID that is not 4 characters of
     ///   `[0-9A-Z]`.
     public init(setupID: some StringProtocol, deviceID: some StringProtocol) throws(CryptoError) {
-        let setupIDBytes = Array(setupID.utf8)
-        let isSetupIDCharacter = { (byte: UInt8) in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-        }
-        guard setupIDBytes.count == 4, setupIDBytes.allSatisfy(isSetupIDCharacter) else {
-            throw CryptoError(.invalidFormat, "a setup ID is 4 characters of 0-9 and A-Z, not \"\(setupID)\"")
-        }
+        self.init(setupID: try SetupID(setupID), deviceID: deviceID)
+    }
+
+    /// The hash of a setup ID and a device ID (as advertised).
+    public init(setupID: SetupID, deviceID: some StringProtocol) {
         var hasher = SHA512()
-        hasher.update(setupIDBytes.span.bytes)
+        hasher.update(Array(setupID.text.utf8).span.bytes)
         hasher.update(Array(deviceID.utf8).span.bytes)
         bytes = Array(hasher.finalize().prefix(Self.byteCount))
     }

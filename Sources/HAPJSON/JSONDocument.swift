@@ -95,7 +95,7 @@ struct JSONReader {
         memberStack.reserveCapacity(32)
         let end = bytes.byteCount
         guard end <= limits.maximumDocumentSize else {
-            throw limitExceeded("a document of at most \(limits.maximumDocumentSize) bytes", at: limits.maximumDocumentSize)
+            throw limitExceeded("a document of at most \(limits.maximumDocumentSize) bytes", .jsonDocument, at: limits.maximumDocumentSize)
         }
         var position = 0
         skipWhitespace(bytes, &position)
@@ -109,7 +109,7 @@ struct JSONReader {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = Self.byte(bytes, position) == UInt8(ascii: "{")
                 guard openContainers.count < limits.maximumDepth else {
-                    throw limitExceeded("nesting at most \(limits.maximumDepth) deep", at: start)
+                    throw limitExceeded("nesting at most \(limits.maximumDepth) deep", .jsonDepth, at: start)
                 }
                 openContainers.append(OpenContainer(
                     isObject: isObject, offset: baseOffset + start,
@@ -177,7 +177,7 @@ struct JSONReader {
     mutating func countValue(at position: Int) throws(DecodeError) {
         valueCount += 1
         guard valueCount <= limits.maximumValueCount else {
-            throw limitExceeded("at most \(limits.maximumValueCount) values in a document", at: position)
+            throw limitExceeded("at most \(limits.maximumValueCount) values in a document", .jsonValues, at: position)
         }
     }
 
@@ -311,7 +311,7 @@ struct JSONReader {
             skipDigits(bytes, &position)
         }
         guard position - start <= limits.maximumNumberLength else {
-            throw limitExceeded("a number of at most \(limits.maximumNumberLength) characters", at: start)
+            throw limitExceeded("a number of at most \(limits.maximumNumberLength) characters", .jsonNumber, at: start)
         }
 
         let text = bytes.extracting(start ..< position).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
@@ -408,7 +408,7 @@ struct JSONReader {
 
     private func checkStringLength(_ length: Int, quoteOffset: Int) throws(DecodeError) {
         guard length <= limits.maximumStringLength else {
-            throw limitExceeded("a string of at most \(limits.maximumStringLength) bytes", at: quoteOffset)
+            throw limitExceeded("a string of at most \(limits.maximumStringLength) bytes", .jsonString, at: quoteOffset)
         }
     }
 
@@ -538,7 +538,7 @@ struct JSONReader {
         DecodeError(.malformed, layer: .json, offset: baseOffset + position, expected: expected)
     }
 
-    private func limitExceeded(_ expected: String, at position: Int) -> DecodeError {
-        DecodeError(.limitExceeded, layer: .json, offset: baseOffset + position, expected: expected)
+    private func limitExceeded(_ expected: String, _ limit: LimitName, at position: Int) -> DecodeError {
+        DecodeError(.limitExceeded, layer: .json, offset: baseOffset + position, expected: expected, limit: limit)
     }
 }

@@ -1,3 +1,13 @@
+import WireParsing
+
+extension LimitName {
+    public static let jsonDocument = LimitName("json.document")
+    public static let jsonDepth = LimitName("json.depth")
+    public static let jsonValues = LimitName("json.values")
+    public static let jsonString = LimitName("json.string")
+    public static let jsonNumber = LimitName("json.number")
+}
+
 /// Bounds on what the JSON reader accepts, so that hostile input cannot exhaust memory or time.
 ///
 /// The defaults are far above what any accessory sends (the largest real `/accessories` bodies are

@@ -45,7 +45,7 @@ struct HTTPChunkSizeLine {
             if length == 0 { offset = byteOffset }
             length += 1
             guard length <= limits.maxChunkLineLength else {
-                throw DecodeError(.limitExceeded, layer: .http, offset: byteOffset, expected: "a chunk-size line of at most \(limits.maxChunkLineLength) bytes")
+                throw DecodeError(.limitExceeded, layer: .http, offset: byteOffset, expected: "a chunk-size line of at most \(limits.maxChunkLineLength) bytes", limit: .httpChunkLine)
             }
             position += 1
             switch phase {
@@ -53,7 +53,7 @@ struct HTTPChunkSizeLine {
                 if let digit = ASCII.hexValue(byte) {
                     // Checked before multiplying, so neither the limit nor Int can be overrun.
                     guard limits.maxChunkSize >= digit, size <= (limits.maxChunkSize - digit) / 16 else {
-                        throw DecodeError(.limitExceeded, layer: .http, offset: offset, expected: "a chunk size of at most \(limits.maxChunkSize) bytes")
+                        throw DecodeError(.limitExceeded, layer: .http, offset: offset, expected: "a chunk size of at most \(limits.maxChunkSize) bytes", limit: .httpChunk)
                     }
                     size = size * 16 + digit
                     digitCount += 1
@@ -95,7 +95,7 @@ struct HTTPChunkSizeLine {
 
     private func finish(end: Int, bareLineFeedOffset: Int?, limits: HTTPLimits, bodySize: Int) throws(DecodeError) -> Line {
         guard size <= limits.maxBodySize - bodySize else {
-            throw DecodeError(.limitExceeded, layer: .http, offset: offset, expected: "a body of at most \(limits.maxBodySize) bytes")
+            throw DecodeError(.limitExceeded, layer: .http, offset: offset, expected: "a body of at most \(limits.maxBodySize) bytes", limit: .httpBody)
         }
         return Line(size: size, end: end, bareLineFeedOffset: bareLineFeedOffset)
     }

@@ -90,7 +90,7 @@ struct HTTPHeadReader {
         }
         fieldCount += 1
         guard fieldCount <= limits.maxHeaderCount else {
-            throw line.limitExceeded("at most \(limits.maxHeaderCount) header fields", at: 0)
+            throw line.limitExceeded("at most \(limits.maxHeaderCount) header fields", .httpHeaders, at: 0)
         }
         let (field, _) = try HTTPFieldLine.parse(line, at: 0, inRequest: inRequest, diagnostics: &diagnostics)
         if hasStartLine {
@@ -213,7 +213,7 @@ struct HTTPHeadReader {
         }
         if let contentLength {
             guard let value = contentLength.value, value <= limits.maxBodySize else {
-                throw DecodeError(.limitExceeded, layer: .http, offset: contentLength.offset, expected: "a Content-Length of at most \(limits.maxBodySize) bytes")
+                throw DecodeError(.limitExceeded, layer: .http, offset: contentLength.offset, expected: "a Content-Length of at most \(limits.maxBodySize) bytes", limit: .httpBody)
             }
             return .contentLength(value)
         }

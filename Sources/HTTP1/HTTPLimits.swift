@@ -5,6 +5,15 @@ extension DecodeError.Layer {
     public static let http = DecodeError.Layer("http")
 }
 
+extension LimitName {
+    public static let httpStartLine = LimitName("http.start-line")
+    public static let httpHeaderBlock = LimitName("http.header-block")
+    public static let httpHeaders = LimitName("http.headers")
+    public static let httpBody = LimitName("http.body")
+    public static let httpChunk = LimitName("http.chunk")
+    public static let httpChunkLine = LimitName("http.chunk-line")
+}
+
 /// The bounds the stream parser enforces on untrusted input.
 ///
 /// Every bound is checked before memory is committed to it: a `Content-Length` or chunk size

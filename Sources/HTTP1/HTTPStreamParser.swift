@@ -241,7 +241,7 @@ public struct HTTPStreamParser: Sendable {
             guard count <= limits.maxBodySize - message.bodyCount else {
                 throw DecodeError(
                     .limitExceeded, layer: .http, offset: message.headerEndOffset + limits.maxBodySize,
-                    expected: "a body of at most \(limits.maxBodySize) bytes")
+                    expected: "a body of at most \(limits.maxBodySize) bytes", limit: .httpBody)
             }
             store(window, index ..< window.count)
             return window.count
@@ -301,7 +301,8 @@ public struct HTTPStreamParser: Sendable {
                 if searchEnd < window.count {
                     throw DecodeError(
                         .limitExceeded, layer: .http, offset: message.blockOffset + bound,
-                        expected: "a \(boundIsStartLine ? "start line" : "header block") of at most \(bound) bytes")
+                        expected: "a \(boundIsStartLine ? "start line" : "header block") of at most \(bound) bytes",
+                        limit: boundIsStartLine ? .httpStartLine : .httpHeaderBlock)
                 }
                 store(window, unstoredStart ..< window.count)
                 return window.count

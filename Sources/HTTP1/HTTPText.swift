@@ -31,8 +31,8 @@ struct HTTPText {
         DecodeError(.unsupported, layer: .http, offset: baseOffset + index, expected: expected)
     }
 
-    func limitExceeded(_ expected: String, at index: Int) -> DecodeError {
-        DecodeError(.limitExceeded, layer: .http, offset: baseOffset + index, expected: expected)
+    func limitExceeded(_ expected: String, _ limit: LimitName, at index: Int) -> DecodeError {
+        DecodeError(.limitExceeded, layer: .http, offset: baseOffset + index, expected: expected, limit: limit)
     }
 
     /// The line ending that starts exactly at `index`: CR LF, or LF alone (RFC 9112 §2.2 lets a

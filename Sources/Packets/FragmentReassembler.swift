@@ -1,3 +1,5 @@
+import WireParsing
+
 /// Identifies the datagram a fragment belongs to: source, destination, protocol and
 /// identification for IPv4 (RFC 791 §3.2); source, destination and identification for IPv6
 /// (RFC 8200 §4.5). IPv4 and IPv6 keys never collide: their addresses differ in kind.
@@ -55,18 +57,18 @@ struct FragmentReassembler {
         // in-place update below copy its hole list.
         let heldCapacity = pending[key]?.buffer.capacity
         if heldCapacity == nil {
-            while pending.count >= limits.maximumPendingDatagrams, dropOldest(statistics: &statistics) {}
+            while pending.count >= limits.maximumPendingDatagrams, dropOldest(at: .ipFragmentDatagrams, statistics: &statistics) {}
         }
         let neededCapacity = max(heldCapacity ?? 0, ReassemblyBuffer.capacity(toHold: offset + fragment.count))
         let growth = neededCapacity - (heldCapacity ?? 0)
-        while pendingBytes + growth > limits.maximumPendingBytes, dropOldest(statistics: &statistics) {}
+        while pendingBytes + growth > limits.maximumPendingBytes, dropOldest(at: .ipFragmentBytes, statistics: &statistics) {}
         if heldCapacity != nil, pending[key] == nil {
             // Making room dropped this very datagram: it was the oldest.
             throw .tooManyBytes(limit: limits.maximumPendingBytes)
         }
         guard pendingBytes + growth <= limits.maximumPendingBytes else {
             // A datagram that alone needs more than the whole budget.
-            statistics.datagramsDroppedByLimit += 1
+            statistics.datagramsDroppedByLimit[.ipFragmentBytes, default: 0] += 1
             throw .tooManyBytes(limit: limits.maximumPendingBytes)
         }
 
@@ -75,7 +77,7 @@ struct FragmentReassembler {
             datagram = held
             guard datagram.fragmentCount < limits.maximumFragmentsPerDatagram else {
                 pendingBytes -= datagram.buffer.capacity
-                statistics.datagramsDroppedByLimit += 1
+                statistics.datagramsDroppedByLimit[.ipFragmentsPerDatagram, default: 0] += 1
                 throw .tooManyFragments(limit: limits.maximumFragmentsPerDatagram)
             }
             datagram.buffer.grow(to: neededCapacity, keeping: datagram.heldEnd)
@@ -136,14 +138,14 @@ struct FragmentReassembler {
         compactArrivals()
     }
 
-    /// Drops the oldest waiting datagram, if there is one, counting it as dropped by a limit.
-    private mutating func dropOldest(statistics: inout PacketDecoderStatistics) -> Bool {
+    /// Drops the oldest waiting datagram, if there is one, counting it as dropped at `limit`.
+    private mutating func dropOldest(at limit: LimitName, statistics: inout PacketDecoderStatistics) -> Bool {
         while arrivalsStart < arrivals.count {
             let (key, serial) = arrivals[arrivalsStart]
             arrivalsStart += 1
             if let datagram = pending[key], datagram.serial == serial {
                 drop(key, statistics: &statistics)
-                statistics.datagramsDroppedByLimit += 1
+                statistics.datagramsDroppedByLimit[limit, default: 0] += 1
                 return true
             }
         }

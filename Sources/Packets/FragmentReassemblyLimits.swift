@@ -1,3 +1,11 @@
+import WireParsing
+
+extension LimitName {
+    public static let ipFragmentDatagrams = LimitName("ip.fragment-datagrams")
+    public static let ipFragmentBytes = LimitName("ip.fragment-bytes")
+    public static let ipFragmentsPerDatagram = LimitName("ip.fragments-per-datagram")
+}
+
 /// Bounds on IP fragment reassembly, which an attacker (or a lossy capture) can otherwise make
 /// hold memory for ever.
 public struct FragmentReassemblyLimits: Hashable, Sendable {

@@ -88,11 +88,11 @@ extension PacketDecoder {
             case .tooManyFragments(let limit):
                 throw DecodeError(
                     .limitExceeded, layer: layer, offset: payloadOffset,
-                    expected: "at most \(limit) fragments for one datagram (datagram dropped)")
+                    expected: "at most \(limit) fragments for one datagram (datagram dropped)", limit: .ipFragmentsPerDatagram)
             case .tooManyBytes(let limit):
                 throw DecodeError(
                     .limitExceeded, layer: layer, offset: payloadOffset,
-                    expected: "fragments to reassemble within \(limit) buffered bytes (datagram dropped)")
+                    expected: "fragments to reassemble within \(limit) buffered bytes (datagram dropped)", limit: .ipFragmentBytes)
             }
         }
     }

@@ -1,3 +1,5 @@
+import WireParsing
+
 /// What `PacketDecoder` counted beyond the packets it returned: fragment reassembly and,
 /// when enabled, checksums.
 public struct PacketDecoderStatistics: Hashable, Sendable {
@@ -12,8 +14,8 @@ public struct PacketDecoderStatistics: Hashable, Sendable {
     /// Datagrams dropped because they waited longer than the timeout, or the input ended.
     public var datagramsExpired = 0
     /// Datagrams dropped to stay within the pending-datagram or pending-byte limits, or
-    /// because they exceeded the per-datagram fragment limit.
-    public var datagramsDroppedByLimit = 0
+    /// because they exceeded the per-datagram fragment limit, by the limit that dropped them.
+    public var datagramsDroppedByLimit: [LimitName: Int] = [:]
     /// Wrong IPv4 header checksums (counted only when checksums are verified).
     public var badIPv4HeaderChecksums = 0
     /// Wrong TCP checksums, for segments captured whole (counted only when checksums are verified).

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 
 /// `hapscope audit`: the findings, most severe first, each with why it matters, the HAP rule it
@@ -15,7 +15,7 @@ public final class AuditReport: CaptureReport {
         self.settings = settings
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         switch event.kind {
         case .inputOpened(let input): inputs.append(input.name)
         case .inputEnded(let summary): totals = summary
@@ -23,7 +23,7 @@ public final class AuditReport: CaptureReport {
         }
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         let findings = (findings ?? []).sorted { $0.severity > $1.severity }
         switch settings.format {
         case .text: writeText(findings)
@@ -43,7 +43,7 @@ public final class AuditReport: CaptureReport {
         output.endOfRecord()
     }
 
-    private func writeText(_ findings: [ReportFinding]) {
+    private func writeText(_ findings: [Finding]) {
         let style = settings.style
         var lines = [style.paint("audit of \(inputs.isEmpty ? "no input" : inputs.joined(separator: ", "))", .heading)]
         if let origin = clock.origin { lines.append(style.paint("times count from the first packet, \(CaptureClock.iso8601(origin))", .dim)) }
@@ -51,8 +51,8 @@ public final class AuditReport: CaptureReport {
         for finding in findings {
             lines.append("")
             lines.append(FindingText.line(finding, style: style))
-            lines.append("  " + TerminalText.sanitized(finding.explanation))
-            for evidence in finding.evidence {
+            lines.append("  " + TerminalText.sanitized(finding.explanationWithReference))
+            for evidence in finding.evidenceRows {
                 var place: [String] = []
                 if let packet = evidence.packet { place.append("#\(packet)") }
                 if let time = evidence.time { place.append(clock.relativeText(time)) }

@@ -1,3 +1,4 @@
+import HAPEvents
 import Packets
 
 /// Times as reports show them: seconds since the first packet of the input, like Wireshark's

@@ -1,17 +1,26 @@
-import HAPAnalysis
+import HAPEvents
 import Packets
 
-/// A report fed by the event stream: it writes what it can as events arrive and the rest when
-/// the input has ended.
+/// A report fed by the event stream: it selects what it shows as events arrive, writes what it
+/// can at once and the rest when the input has ended.
 ///
-/// The driver sets `clock.origin` to the first packet's time before that packet is analysed,
-/// feeds every event to `consume(_:)`, and calls `finish(findings:)` once.
+/// Times in a report count from the first packet of the first input (`clock.origin`, set from
+/// the first `inputOpened` event). The driver feeds every event to `consume(_:)` and calls
+/// `finish(findings:)` once.
 public protocol CaptureReport: HAPEventConsumer {
-    /// Times in the report count from `clock.origin`.
     var clock: CaptureClock { get set }
+    /// Takes one event, the clock already set.
+    func take(_ event: HAPEvent)
     /// Writes what remains. `findings` are the audit's, or nil when the audit did not run; the
     /// summary and the streamed reports show them (`tree` and `stats` have no place for them).
-    func finish(findings: [ReportFinding]?)
+    func finish(findings: [Finding]?)
+}
+
+extension CaptureReport {
+    public func consume(_ event: HAPEvent) {
+        if case .inputOpened(let input) = event.kind, clock.origin == nil { clock.origin = input.firstPacketTime }
+        take(event)
+    }
 }
 
 /// What every report is told: the format to write and how to color text.

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 
 /// What `hapscope decrypt` says after writing the decrypted copy: which sessions it opened, and
 /// why the others stay encrypted.
@@ -17,7 +17,7 @@ public final class DecryptReport: CaptureReport {
         self.counts = counts
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         switch event.kind {
         case .sessionStarted(let start): sessions.append(start)
         case .sessionProblem(let problem) where problem.kind == .keyDoesNotFit: problems.append(problem)
@@ -25,13 +25,13 @@ public final class DecryptReport: CaptureReport {
         }
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         let (written, replaced) = counts()
         let opened = sessions.filter { $0.decryptable.count == 2 }
         var lines = ["wrote \(TerminalText.sanitized(destination)): \(written) packets, \(replaced) encrypted packets replaced by plaintext; "
             + "\(opened.count) of \(sessions.count) encrypted sessions decrypted"]
         for session in sessions where session.decryptable.count < 2 {
-            lines.append("  \(session.connection) left encrypted: \(TerminalText.sanitized(session.reason ?? "no key for it"))")
+            lines.append("  \(session.connection) left encrypted: \(TerminalText.sanitized(session.undecryptableWording ?? "no key for it"))")
         }
         for problem in problems {
             lines.append("  \(problem.connection) \(problem.direction): \(TerminalText.sanitized(problem.message))")

@@ -1,5 +1,5 @@
 import DNS
-import HAPAnalysis
+import HAPEvents
 
 /// `hapscope discover`: every HAP and Matter advertisement over time with its TXT keys
 /// explained, changes to `c#`, `s#` and `sf` highlighted, goodbyes, and who browsed.
@@ -26,7 +26,7 @@ public final class DiscoveryReport: CaptureReport {
         context = TextContext(output: output, style: settings.style)
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         switch event.kind {
         case .advertisement(let advertisement):
             advertisements += 1
@@ -109,7 +109,7 @@ public final class DiscoveryReport: CaptureReport {
         }
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text:
             context.writeFindings(findings)

@@ -1,5 +1,5 @@
 import DNS
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 import WireParsing
 

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 
 extension EventJSON {
@@ -7,7 +7,7 @@ extension EventJSON {
         writer.member("trigger", event.trigger.rawValue)
         writeDirections("decryptable", event.decryptable, into: &writer)
         writer.member("keySource", event.keySource?.rawValue)
-        writer.member("reason", event.reason)
+        writer.member("reason", event.undecryptableWording)
         // Present only when the user asked for keys (`--show-keys`); the analysis leaves them out otherwise.
         if let keys = event.revealedKeys {
             writer.object("keys") { writer in
@@ -21,7 +21,7 @@ extension EventJSON {
     static func writeConnectionSummary(_ summary: ConnectionSummary, clock: CaptureClock, into writer: inout JSONWriter) {
         writeConnection(summary.connection, into: &writer)
         writer.member("deviceID", summary.deviceID)
-        writer.member("reason", summary.reason)
+        writer.member("reason", summary.reason.wording)
         writer.member("handshakeSeen", summary.handshakeSeen)
         writer.packetMembers(summary.firstPacket, clock: clock, prefix: "first")
         writer.packetMembers(summary.lastPacket, clock: clock, prefix: "last")

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 import Packets
 
@@ -25,6 +25,7 @@ public enum EventJSON {
         case .pairingExchange: "pairing-exchange"
         case .sessionStarted: "session-started"
         case .sessionProblem: "session-problem"
+        case .decryptedData: "decrypted-data"
         case .accessoryDatabase: "accessory-database"
         case .characteristic: "characteristic"
         case .connectionClosed: "connection-closed"
@@ -74,6 +75,10 @@ public enum EventJSON {
             writer.member("kind", problem.kind.rawValue)
             writer.member("frameCounter", problem.frameCounter)
             writer.member("message", problem.message)
+        case .decryptedData(let data):
+            writeConnection(data.connection, into: &writer)
+            writer.member("direction", data.direction.rawValue)
+            writer.member("bytes", data.plaintext.count)
         case .accessoryDatabase(let database):
             writeDatabaseEvent(database, into: &writer)
         case .characteristic(let activity):
@@ -120,7 +125,7 @@ public enum EventJSON {
         writer.member("undecodablePackets", summary.undecodablePackets)
         writer.object("limitsReached") { writer in
             for (name, count) in summary.limitsReached.sorted(by: { $0.key < $1.key }) {
-                writer.member(name, count)
+                writer.member(name.rawValue, count)
             }
         }
     }

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 
 /// Every event of the analysis in capture order: `hapscope events` and `hapscope live`.
@@ -21,7 +21,7 @@ public final class EventLogReport: CaptureReport {
         context = TextContext(output: output, style: settings.style)
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         guard settings.format == .text else {
             if !stream.noteContext(event, clock: clock) { stream.write(event, clock: clock) }
             return
@@ -31,7 +31,7 @@ public final class EventLogReport: CaptureReport {
         output.endOfRecord()
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text: context.writeFindings(findings)
         case .json, .ndjson: stream.finish(clock: clock, findings: findings)

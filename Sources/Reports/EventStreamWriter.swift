@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 
 /// The JSON side of the reports that stream events (`events`, `live`, `discover`, `pairing`,
@@ -94,7 +94,7 @@ final class EventStreamWriter {
 
     /// Ends the output: the JSON document is closed with the context and the findings, and NDJSON
     /// gets one line per finding. `findings` are the audit's, nil when it did not run.
-    func finish(clock: CaptureClock, findings: [ReportFinding]?) {
+    func finish(clock: CaptureClock, findings: [Finding]?) {
         beginIfNeeded()
         switch format {
         case .json:

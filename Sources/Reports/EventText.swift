@@ -1,5 +1,5 @@
 import DNS
-import HAPAnalysis
+import HAPEvents
 import HTTP1
 import Packets
 
@@ -55,12 +55,14 @@ enum EventText {
         case .sessionProblem(let problem):
             return ("session #\(problem.connection.id)",
                     style.paint("\(problem.kind.rawValue) \(arrow(problem.direction)) ", .bad) + TerminalText.sanitized(problem.message), .bad)
+        case .decryptedData(let data):
+            return ("session #\(data.connection.id)", "\(arrow(data.direction)) \(plural(data.plaintext.count, "byte")) decrypted", .dim)
         case .accessoryDatabase(let database):
             return ("db #\(database.connection.id)", databaseLine(database), .heading)
         case .characteristic(let activity):
             return ("char #\(activity.connection.id)", activityLine(activity), .dim)
         case .connectionClosed(let summary):
-            return ("conn #\(summary.connection.id)", "\(summary.reason), " + plural(summary.httpMessages, "HTTP message"), .dim)
+            return ("conn #\(summary.connection.id)", "\(summary.reason.wording), " + plural(summary.httpMessages, "HTTP message"), .dim)
         case .inputEnded(let summary):
             return ("end", plural(summary.packets, "packet") + ", " + plural(summary.hapConnections, "HAP connection") + ", "
                 + plural(summary.mdnsMessages, "mDNS message"), .heading)
@@ -134,7 +136,7 @@ enum EventText {
         default: text += "cannot decrypt"
         }
         if let source = start.keySource { text += " with \(source)" }
-        if let reason = start.reason { text += ": " + TerminalText.sanitized(reason) }
+        if let reason = start.undecryptableWording { text += ": " + TerminalText.sanitized(reason) }
         if let keys = start.revealedKeys {
             for direction in EventJSON.directions {
                 if let key = keys[direction] { text += "\n" + String(repeating: " ", count: 34) + "\(direction) key \(key)" }

@@ -1,33 +1,26 @@
-import Foundation
-import HAPAnalysis
+import HAPEvents
 
-/// `hapscope extract`: every TLV8 and JSON body written to a directory with its manifest.
+/// What `hapscope extract` says after writing the bodies: how many, and where.
 public final class ExtractReport: CaptureReport {
     public var clock = CaptureClock()
     private let output: ReportOutput
-    private let extractor: BodyExtractor
-    /// Set when a file could not be written.
-    public private(set) var failure: String?
+    private let directory: String
+    private let result: () -> (filesWritten: Int, failure: String?)
 
-    public init(output: ReportOutput, directory: URL) throws {
+    /// - Parameter result: what the extractor wrote, and the file it could not write, read when
+    ///   the report ends; a failure is the caller's to report.
+    public init(output: ReportOutput, directory: String, result: @escaping () -> (filesWritten: Int, failure: String?)) {
         self.output = output
-        extractor = try BodyExtractor(directory: directory)
+        self.directory = directory
+        self.result = result
     }
 
-    public func consume(_ event: HAPEvent) {
-        extractor.consume(event)
-    }
+    public func take(_ event: HAPEvent) {}
 
-    public func finish(findings: [ReportFinding]?) {
-        do {
-            try extractor.finish()
-        } catch {
-            failure = "\(extractor.directory.path): \(error.localizedDescription)"
-        }
-        failure = extractor.failure ?? failure
-        if failure == nil {
-            output.write("wrote \(extractor.filesWritten) bodies and manifest.json to \(TerminalText.sanitized(extractor.directory.path))\n")
-            output.endOfRecord()
-        }
+    public func finish(findings: [Finding]?) {
+        let (filesWritten, failure) = result()
+        guard failure == nil else { return }
+        output.write("wrote \(filesWritten) bodies and manifest.json to \(TerminalText.sanitized(directory))\n")
+        output.endOfRecord()
     }
 }

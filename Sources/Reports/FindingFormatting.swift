@@ -1,8 +1,9 @@
+import HAPEvents
 import HAPJSON
 
 /// Audit findings in text: one line each.
 enum FindingText {
-    static func role(_ severity: ReportFinding.Severity) -> TextStyle.Role {
+    static func role(_ severity: Severity) -> TextStyle.Role {
         switch severity {
         case .high: .bad
         case .medium: .warning
@@ -11,17 +12,17 @@ enum FindingText {
     }
 
     /// `HIGH    pairing/srp-malformed  A is 0 mod N (#19, #21)`.
-    static func line(_ finding: ReportFinding, style: TextStyle) -> String {
+    static func line(_ finding: Finding, style: TextStyle) -> String {
         let severity = style.paint(EventText.padRight(finding.severity.description.uppercased(), 7), role(finding.severity))
-        let packets = finding.evidence.compactMap(\.packet).prefix(6).map { "#\($0)" }
-        return severity + " " + finding.rule + "  " + TerminalText.sanitized(finding.title)
+        let packets = finding.evidenceRows.compactMap(\.packet).prefix(6).map { "#\($0)" }
+        return severity + " " + finding.rule.id + "  " + TerminalText.sanitized(finding.title)
             + (packets.isEmpty ? "" : style.paint(" (\(packets.joined(separator: ", ")))", .dim))
     }
 
     /// `3 (1 high, 2 medium)`, or `none`.
-    static func count(_ findings: [ReportFinding]) -> String {
+    static func count(_ findings: [Finding]) -> String {
         guard !findings.isEmpty else { return "none" }
-        let bySeverity = ReportFinding.Severity.allCases.reversed().compactMap { severity -> String? in
+        let bySeverity = Severity.allCases.reversed().compactMap { severity -> String? in
             let count = findings.filter { $0.severity == severity }.count
             return count == 0 ? nil : "\(count) \(severity)"
         }
@@ -32,13 +33,13 @@ enum FindingText {
 /// Audit findings in JSON, with the field names the audit module uses: `rule`, `severity`,
 /// `title`, `explanation`, `evidence` [{`packet`, `time`, `connection`, `detail`}].
 enum FindingJSON {
-    static func write(_ finding: ReportFinding, clock: CaptureClock, into writer: inout JSONWriter) {
+    static func write(_ finding: Finding, clock: CaptureClock, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("rule", finding.rule)
+        writer.member("rule", finding.rule.id)
         writer.member("severity", finding.severity.description)
         writer.member("title", finding.title)
-        writer.member("explanation", finding.explanation)
-        writer.objects("evidence", finding.evidence) { writer, evidence in
+        writer.member("explanation", finding.explanationWithReference)
+        writer.objects("evidence", finding.evidenceRows) { writer, evidence in
             writer.member("packet", evidence.packet)
             if let time = evidence.time, let seconds = clock.relativeSeconds(time) {
                 writer.key("time")
@@ -50,12 +51,12 @@ enum FindingJSON {
         writer.endObject()
     }
 
-    static func writeFindings(_ findings: [ReportFinding], clock: CaptureClock, into writer: inout JSONWriter) {
+    static func writeFindings(_ findings: [Finding], clock: CaptureClock, into writer: inout JSONWriter) {
         writer.array("findings", findings) { writer, finding in write(finding, clock: clock, into: &writer) }
     }
 
     /// One NDJSON line: the finding with `"type":"finding"` first.
-    static func writeLine(_ finding: ReportFinding, clock: CaptureClock, to output: ReportOutput) {
+    static func writeLine(_ finding: Finding, clock: CaptureClock, to output: ReportOutput) {
         var writer = JSONWriter(reservingCapacity: 256)
         write(finding, clock: clock, into: &writer)
         output.write("{\"type\":\"finding\"," + writer.text.dropFirst() + "\n")

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 
 /// The HTML report as a `CaptureReport`: `--format html` for `summary` and `audit`.
 public final class HTMLCaptureReport: CaptureReport {
@@ -14,11 +14,11 @@ public final class HTMLCaptureReport: CaptureReport {
         builder = HTMLReportBuilder(limits: limits)
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         builder.consume(event)
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         output.write(builder.render(findings: findings ?? [], title: title))
         output.endOfRecord()
     }

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HTTP1
 import TLV8
 import WireParsing
@@ -26,7 +26,7 @@ public final class HTTPReport: CaptureReport {
         context = TextContext(output: output, style: settings.style)
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         guard settings.format == .text else {
             if stream.noteContext(event, clock: clock) { return }
             if case .httpMessage = event.kind { stream.write(event, clock: clock) }
@@ -96,7 +96,7 @@ public final class HTTPReport: CaptureReport {
         return lines
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text:
             context.writeFindings(findings)

@@ -1,3 +1,4 @@
+import HAPEvents
 import HAPJSON
 import Packets
 import WireParsing

@@ -1,3 +1,4 @@
+import HAPEvents
 import HAPJSON
 
 /// An end-of-run NDJSON document written line by line: a header naming the schema and the

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import TLV8
 
 /// `hapscope pairing`: each pair-setup, pair-verify and `/pairings` exchange as a ladder between
@@ -29,7 +29,7 @@ public final class PairingReport: CaptureReport {
         context = TextContext(output: output, style: settings.style)
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         guard settings.format == .text else {
             if stream.noteContext(event, clock: clock) { return }
             switch event.kind {
@@ -142,7 +142,7 @@ public final class PairingReport: CaptureReport {
         if let id = exchange.controllerPairingID { output.write("  controller pairing ID " + TerminalText.sanitized(id) + "\n") }
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text:
             context.writeFindings(findings)

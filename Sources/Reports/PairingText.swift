@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import TLV8
 
 /// How pairing messages and outcomes are named in every report.

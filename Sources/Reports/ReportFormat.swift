@@ -1,3 +1,4 @@
+import HAPEvents
 /// How a report is written (docs/json.md describes the two JSON forms). Every report writes all
 /// three.
 public enum ReportFormat: String, CaseIterable, Sendable {

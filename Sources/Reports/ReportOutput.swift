@@ -1,3 +1,4 @@
+import HAPEvents
 /// Where a report writes its text.
 ///
 /// Reports write whole lines or whole JSON values; the output decides when bytes leave the

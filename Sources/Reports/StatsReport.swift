@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 
 /// `hapscope stats`: per HAP connection, packets, bytes, retransmissions, out-of-order segments
@@ -8,35 +8,24 @@ public final class StatsReport: CaptureReport {
     public var clock = CaptureClock()
     private let output: ReportOutput
     private let settings: ReportSettings
-    private let limits: [LimitSetting]
+    private let limits: AnalysisLimits
     private let retentionLimit: Int
     private var connections: [ConnectionSummary] = []
     private var droppedConnections = 0
     private var inputs: [InputOpenedEvent] = []
     private var totals: InputSummary?
 
-    /// One configured bound, by the name `--limit` and the analysis use for it.
-    public struct LimitSetting: Sendable, Hashable {
-        public let name: String
-        public let value: String
-
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
-
     /// - Parameters:
     ///   - limits: the bounds in force, shown beside the ones reached.
     ///   - retentionLimit: connections kept for the table; more are counted, not listed.
-    public init(output: ReportOutput, settings: ReportSettings, limits: [LimitSetting] = [], retentionLimit: Int = 10_000) {
+    public init(output: ReportOutput, settings: ReportSettings, limits: AnalysisLimits = AnalysisLimits(), retentionLimit: Int = 10_000) {
         self.output = output
         self.settings = settings
         self.limits = limits
         self.retentionLimit = retentionLimit
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         switch event.kind {
         case .connectionClosed(let summary):
             if connections.count < retentionLimit { connections.append(summary) } else { droppedConnections += 1 }
@@ -49,7 +38,7 @@ public final class StatsReport: CaptureReport {
         }
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text: writeText()
         case .json: writeJSON()
@@ -80,7 +69,7 @@ public final class StatsReport: CaptureReport {
                     index == 0 ? "#\(connection.connection.id)" : "",
                     index == 0
                         ? "\(connection.connection.controller) → \(connection.connection.accessory)"
-                        : "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.reason)",
+                        : "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.reason.wording)",
                     direction == .controllerToAccessory ? "c→a" : "a→c",
                     tcp.map { "\($0.packets)" } ?? "", tcp.map { "\($0.payloadBytes)" } ?? "",
                     tcp.map { "\($0.retransmissions)" } ?? "", tcp.map { "\($0.outOfOrderSegments)" } ?? "",
@@ -101,7 +90,7 @@ public final class StatsReport: CaptureReport {
         } else {
             lines.append(style.paint("limits reached", .heading))
             for (name, count) in reached {
-                let value = limits.first { $0.name == name }.map { " (limit \($0.value))" } ?? ""
+                let value = AnalysisLimit.named(name).map { " (limit \($0.describe($0.value(in: limits))))" } ?? ""
                 lines.append("  " + style.paint("\(name)\(value)", .warning) + ": \(count) time\(count == 1 ? "" : "s")")
             }
         }
@@ -117,10 +106,10 @@ public final class StatsReport: CaptureReport {
     private func writeLimits(into writer: inout JSONWriter) {
         writer.object("limits") { writer in
             writer.object("configured") { writer in
-                for limit in limits { writer.member(limit.name, limit.value) }
+                for limit in AnalysisLimit.all { writer.member(limit.name.rawValue, limit.describe(limit.value(in: limits))) }
             }
             writer.object("reached") { writer in
-                for (name, count) in (totals?.limitsReached ?? [:]).sorted(by: { $0.key < $1.key }) { writer.member(name, count) }
+                for (name, count) in (totals?.limitsReached ?? [:]).sorted(by: { $0.key < $1.key }) { writer.member(name.rawValue, count) }
             }
         }
     }

@@ -1,4 +1,6 @@
-import HAPAnalysis
+import TLV8
+import HAPEvents
+import HAPModel
 import HAPJSON
 import Packets
 
@@ -22,11 +24,11 @@ public final class SummaryReport: CaptureReport {
         model = CaptureModel(retentionLimit: retentionLimit)
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         model.consume(event)
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text: writeText(findings: findings)
         case .json: writeJSON(findings: findings)
@@ -37,14 +39,14 @@ public final class SummaryReport: CaptureReport {
 
     // MARK: Text
 
-    private func writeText(findings: [ReportFinding]?) {
+    private func writeText(findings: [Finding]?) {
         let text = SummaryText(model: model, clock: clock, style: settings.style, limit: sectionLimit)
         output.write(text.lines(findings: findings).joined(separator: "\n") + "\n")
     }
 
     // MARK: JSON
 
-    private func writeJSON(findings: [ReportFinding]?) {
+    private func writeJSON(findings: [Finding]?) {
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.beginObject()
         writer.member("schema", EventJSON.schema)
@@ -73,7 +75,7 @@ public final class SummaryReport: CaptureReport {
         output.write(writer.text + "\n")
     }
 
-    private func writeNDJSON(findings: [ReportFinding]?) {
+    private func writeNDJSON(findings: [Finding]?) {
         let lines = NDJSONLines(output: output)
         lines.header(command: "summary")
         for input in model.inputs {
@@ -139,7 +141,7 @@ public final class SummaryReport: CaptureReport {
                 writer.member("trigger", session.trigger.rawValue)
                 EventJSON.writeDirections("decryptable", session.decryptable, into: &writer)
                 writer.member("keySource", session.keySource?.rawValue)
-                writer.member("reason", session.reason)
+                writer.member("reason", session.undecryptableWording)
             }
         }
         writer.objects("sessionProblems", connection.sessionProblems) { writer, problem in
@@ -149,7 +151,7 @@ public final class SummaryReport: CaptureReport {
             writer.member("message", problem.message)
         }
         if let closed = connection.closed {
-            writer.member("closeReason", closed.reason)
+            writer.member("closeReason", closed.reason.wording)
             writer.member("lastPacket", closed.lastPacket.number)
         }
     }

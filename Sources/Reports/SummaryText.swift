@@ -1,4 +1,6 @@
-import HAPAnalysis
+import TLV8
+import HAPEvents
+import HAPModel
 import HAPJSON
 import Packets
 
@@ -23,7 +25,7 @@ struct SummaryText {
         }
     }
 
-    func lines(findings: [ReportFinding]?) -> [String] {
+    func lines(findings: [Finding]?) -> [String] {
         var lines = overview()
         lines += [""] + accessories()
         lines += [""] + connections()
@@ -112,7 +114,7 @@ struct SummaryText {
             }
             return [
                 "#\(connection.info.id)", "\(connection.info.controller) → \(connection.info.accessory)", span, traffic,
-                plural(connection.httpMessages, "HTTP message"), connection.closed?.reason ?? "open",
+                plural(connection.httpMessages, "HTTP message"), connection.closed?.reason.wording ?? "open",
             ]
         }
         lines += Self.aligned(rows, indent: "  ")
@@ -159,7 +161,7 @@ struct SummaryText {
             default: text += style.paint("not decrypted", .bad)
             }
             if let source = session.keySource { text += " with \(source)" }
-            if let reason = session.reason { text += ": " + TerminalText.sanitized(reason) }
+            if let reason = session.undecryptableWording { text += ": " + TerminalText.sanitized(reason) }
             lines.append("  " + text)
             for problem in connection.sessionProblems.prefix(3) {
                 lines.append("        " + style.paint("\(problem.kind.rawValue) \(EventText.arrow(problem.direction)) ", .bad)

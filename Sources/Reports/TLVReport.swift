@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 import TLV8
 import WireParsing
@@ -32,22 +32,13 @@ public struct TLVReport {
         }
         var lenient = ByteCursor(bytes.span.bytes, layer: .tlv8)
         body = TLV8Body(parsingLeniently: &lenient)
-        switch procedure {
-        case .pairSetup?:
-            let decoded = PairSetupMessage.decode(body)
-            (messageState, messageDiagnostics) = (decoded.state, decoded.diagnostics)
-            messageName = decoded.content.map { Self.name($0) }
-        case .pairVerify?:
-            let decoded = PairVerifyMessage.decode(body)
-            (messageState, messageDiagnostics) = (decoded.state, decoded.diagnostics)
-            messageName = decoded.content.map { Self.name($0) }
-        case .pairings?:
-            let decoded = PairingsMessage.decode(body)
-            (messageState, messageDiagnostics) = (decoded.state, decoded.diagnostics)
-            messageName = decoded.content.map(PairingText.name)
-        case nil:
+        guard let procedure else {
             (messageState, messageDiagnostics, messageName) = (nil, [], nil)
+            return
         }
+        let decoded = PairingContent.decode(body, as: procedure)
+        (messageState, messageDiagnostics) = (decoded.state, decoded.diagnostics)
+        messageName = decoded.content.map(Self.name)
     }
 
     /// Whether the blob breaks no rule: the strict decode succeeds and, with a procedure, the
@@ -56,14 +47,13 @@ public struct TLVReport {
         strictError == nil && body.diagnostics.isEmpty && messageDiagnostics.isEmpty
     }
 
-    private static func name(_ message: PairSetupMessage) -> String {
-        if case .error(let response) = message { return "error response at \(response.state)" }
-        return "Pair Setup \(message.state)"
-    }
-
-    private static func name(_ message: PairVerifyMessage) -> String {
-        if case .error(let response) = message { return "error response at \(response.state)" }
-        return "Pair Verify \(message.state)"
+    private static func name(_ content: PairingContent) -> String {
+        switch content {
+        case .pairSetup(.error(let response)), .pairVerify(.error(let response)): "error response at \(response.state)"
+        case .pairSetup(let message): "Pair Setup \(message.state)"
+        case .pairVerify(let message): "Pair Verify \(message.state)"
+        case .pairings(let message): PairingText.name(of: message)
+        }
     }
 
     /// The report in `format`.

@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import TLV8
 import WireParsing
 

@@ -1,3 +1,4 @@
+import HAPEvents
 /// Makes text from a capture safe to print.
 ///
 /// Names, header values and bodies come from the wire and may hold escape sequences that move a

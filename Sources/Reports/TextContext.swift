@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 
 /// The lines every streamed text report shares: which input is read, what the times count
 /// from, and problems where they occur.
@@ -41,7 +41,7 @@ struct TextContext {
     }
 
     /// One line per audit finding, most severe first; nothing when the audit did not run.
-    func writeFindings(_ findings: [ReportFinding]?) {
+    func writeFindings(_ findings: [Finding]?) {
         for finding in (findings ?? []).sorted(by: { $0.severity > $1.severity }) {
             output.write(FindingText.line(finding, style: style) + "\n")
         }

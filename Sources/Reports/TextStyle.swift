@@ -1,3 +1,4 @@
+import HAPEvents
 /// Colors for text reports, by what the text means rather than by hue.
 ///
 /// Color is applied only when the output is a terminal and the user did not opt out (`--no-color`,

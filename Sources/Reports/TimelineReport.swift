@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPJSON
 
 /// Which characteristics `hapscope timeline --char` follows: an `aid.iid` address, or a name
@@ -60,7 +60,7 @@ public final class TimelineReport: CaptureReport {
         selectors.isEmpty || selectors.contains { $0.selects(activity) }
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         guard settings.format == .text else {
             if stream.noteContext(event, clock: clock) { return }
             if case .characteristic(let activity) = event.kind, selects(activity) { stream.write(event, clock: clock) }
@@ -111,7 +111,7 @@ public final class TimelineReport: CaptureReport {
         return text
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text:
             context.writeFindings(findings)

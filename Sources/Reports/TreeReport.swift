@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPCatalog
 import HAPJSON
 import Packets
@@ -39,7 +39,7 @@ public final class TreeReport: CaptureReport {
         self.retentionLimit = retentionLimit
     }
 
-    public func consume(_ event: HAPEvent) {
+    public func take(_ event: HAPEvent) {
         guard case .accessoryDatabase(let database) = event.kind else { return }
         let key = database.deviceID ?? database.connection.accessory.description
         let source = Source.capture(packet: event.packet, connection: database.connection, deviceID: database.deviceID)
@@ -68,7 +68,7 @@ public final class TreeReport: CaptureReport {
         trees.append(Tree(key: name, database: database, error: nil, source: .file(name), versions: 1, bodyLength: nil))
     }
 
-    public func finish(findings: [ReportFinding]?) {
+    public func finish(findings: [Finding]?) {
         switch settings.format {
         case .text: writeText()
         case .json: writeJSON()

@@ -1,3 +1,14 @@
+import WireParsing
+
+extension LimitName {
+    public static let tcpConnections = LimitName("tcp.connections")
+    public static let tcpBufferedBytesPerDirection = LimitName("tcp.buffered-bytes-per-direction")
+    public static let tcpBufferedBytes = LimitName("tcp.buffered-bytes")
+    public static let tcpOutOfOrderSegments = LimitName("tcp.out-of-order-segments")
+    public static let tcpIdleTimeout = LimitName("tcp.idle-timeout")
+    public static let tcpClosedRetention = LimitName("tcp.closed-retention")
+}
+
 /// Bounds on what the reassembler holds, so that memory stays bounded whatever the capture
 /// contains: millions of connections, or endless data behind a hole that never fills.
 ///

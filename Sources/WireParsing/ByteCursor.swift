@@ -42,9 +42,9 @@ public struct ByteCursor: ~Escapable {
         DecodeError(.malformed, layer: layer, offset: baseOffset + (position ?? self.position), expected: expected)
     }
 
-    /// An error saying a configured bound was reached.
-    public func limitExceeded(_ expected: String) -> DecodeError {
-        DecodeError(.limitExceeded, layer: layer, offset: offset, expected: expected)
+    /// An error saying the configured bound `limit` was reached.
+    public func limitExceeded(_ expected: String, limit: LimitName? = nil) -> DecodeError {
+        DecodeError(.limitExceeded, layer: layer, offset: offset, expected: expected, limit: limit)
     }
 
     // MARK: Reading

@@ -38,12 +38,15 @@ public struct DecodeError: Error, Sendable, CustomStringConvertible {
     public var offset: Int
     /// What the parser expected, in words a user can act on.
     public var expected: String
+    /// For `limitExceeded`: the bound that was reached, so the caller can name it.
+    public var limit: LimitName?
 
-    public init(_ code: Code, layer: Layer, offset: Int, expected: String) {
+    public init(_ code: Code, layer: Layer, offset: Int, expected: String, limit: LimitName? = nil) {
         self.layer = layer
         self.code = code
         self.offset = offset
         self.expected = expected
+        self.limit = limit
     }
 
     public var description: String {

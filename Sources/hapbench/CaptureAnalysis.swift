@@ -1,15 +1,16 @@
 import Capture
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 
-/// The whole analysis pipeline over one capture file: `CaptureAnalyzer` with a sink that
-/// consumes every event, as `hapscope summary` does.
+/// The whole analysis pipeline over one capture file, with a consumer that takes every event,
+/// as `hapscope summary` does.
 enum CaptureAnalysis {
     /// Analyses `path` with the key log beside it; returns the tally of events.
     static func run(_ path: String, keyLog: KeyLog) throws -> EventTally {
         let reader = try CaptureFileReader(files: [path])
         let tally = EventTally()
-        let analyzer = CaptureAnalyzer(configuration: AnalysisConfiguration(keyLog: keyLog)) { tally.consume($0) }
-        analyzer.analyze(reader)
+        AnalysisPipeline(configuration: AnalysisConfiguration(keyLog: keyLog), consumers: [tally]).run(reader)
         return tally
     }
 
@@ -75,7 +76,7 @@ final class EventTally: HAPEventConsumer {
             if let issues = activity.value?.issues, !issues.isEmpty { problem("value issues: \(issues)") }
         case .sessionStarted(let start):
             sessions += 1
-            if start.decryptable.count == 2 { decryptedSessions += 1 } else { problem("session not decryptable: \(start.reason ?? "")") }
+            if start.decryptable.count == 2 { decryptedSessions += 1 } else { problem("session not decryptable: \(start.undecryptableBecause.map { "\($0)" } ?? "")") }
         case .pairingExchange(let exchange):
             pairingExchanges += 1
             if !exchange.succeeded { problem("pairing \(exchange.procedure) \(exchange.outcome)") }
@@ -99,7 +100,7 @@ final class EventTally: HAPEventConsumer {
                 frames += statistics.frames
                 framePlaintextBytes += statistics.plaintextBytes
             }
-        case .inputOpened, .mdnsQuery, .connectionOpened:
+        case .inputOpened, .mdnsQuery, .connectionOpened, .decryptedData:
             break
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParsing
-import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Reports
 
 /// The commands that analyse captures and write one report.
@@ -32,20 +33,22 @@ extension Command {
     ///   should leave at once when the input is live (`-i`, or standard input: `tcpdump -w -`).
     static func analyse(
         _ invocation: Invocation, configuration: AnalysisConfiguration, files: [String]? = nil, streams: Bool,
-        export: DecryptedCaptureExport? = nil, makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
+        consumers: [HAPEventConsumer] = [], makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
     ) throws(CommandFailure) -> RunOutcome {
         let files = files ?? invocation.captureFiles
+        var run = AnalysisRun(invocation: invocation, configuration: configuration)
+        run.consumers = consumers
         if let interface = invocation.arguments.value(Options.interface.key) {
             guard files.isEmpty else { throw CommandFailure("read captures or capture live with -i, not both") }
-            let driver = LiveDriver(invocation: invocation, configuration: configuration, interface: interface)
+            let driver = LiveDriver(run: run, interface: interface)
             let capture = try driver.openCapture()
             let output = try invocation.makeOutput(streaming: true)
             return try driver.run(capture, into: try makeReport(output), output: output)
         }
-        let reader = try CaptureFileDriver.openReader(files, invocation: invocation)
+        let reader = try AnalysisRun.openReader(files, invocation: invocation)
         let output = try invocation.makeOutput(streaming: streams && files.contains("-"))
         let report = try makeReport(output)
-        let outcome = try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report, export: export)
+        let outcome = run.run(reader, into: report)
         output.flush()
         if let failure = output.failure { throw CommandFailure(failure) }
         return outcome
@@ -130,10 +133,7 @@ extension Command {
         summary: "Per connection: packets, bytes, retransmissions, out-of-order segments, gaps, frames; limits.",
         streams: false
     ) { invocation, output, configuration in
-        let limits = LimitOption.all.map { option in
-            StatsReport.LimitSetting(name: option.name, value: option.describe(option.read(configuration.limits)))
-        }
-        return StatsReport(output: output, settings: invocation.reportSettings, limits: limits)
+        StatsReport(output: output, settings: invocation.reportSettings, limits: configuration.limits)
     }
 
     static let events = analysing(

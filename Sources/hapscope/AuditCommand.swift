@@ -1,10 +1,11 @@
 import ArgumentParsing
 import Audit
+import HAPEvents
 import Reports
 
 extension Command {
     static let failOn = OptionSpec(
-        ["--fail-on"], .value(name: "SEVERITY"), choices: ReportFinding.Severity.allCases.map(\.description),
+        ["--fail-on"], .value(name: "SEVERITY"), choices: Severity.allCases.map(\.name),
         help: "exit 1 when a finding is at least this severe (medium by default)")
 
     static let audit = Command(spec: CommandSpec(
@@ -27,7 +28,7 @@ extension Command {
             \(Options.analysisDetails)
             """)) { invocation throws(CommandFailure) in
         let threshold = invocation.arguments.value(failOn.key)
-            .flatMap { name in ReportFinding.Severity.allCases.first { $0.description == name } } ?? .medium
+            .flatMap(Severity.init(name:)) ?? .medium
         let configuration = try invocation.analysisConfiguration()
         let outcome = try analyse(invocation, configuration: configuration, streams: false) { output -> CaptureReport in
             if invocation.format == .html { return HTMLCaptureReport(output: output, title: invocation.reportTitle) }

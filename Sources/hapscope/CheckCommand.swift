@@ -1,6 +1,6 @@
 import ArgumentParsing
 import Foundation
-import HAPAnalysis
+import HAPCore
 import Reports
 
 extension Command {
@@ -101,10 +101,10 @@ struct CaptureCheck {
                 throw CommandFailure("\(keyLogPath):\(error.line): \(error.message)")
             }
         }
-        let reader = try CaptureFileDriver.openReader([capture], invocation: invocation)
+        let reader = try AnalysisRun.openReader([capture], invocation: invocation)
         let buffer = TextBuffer()
         let report = EventLogReport(output: buffer, settings: ReportSettings(format: .ndjson), command: "events")
-        let outcome = try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report)
+        let outcome = AnalysisRun(invocation: invocation, configuration: configuration).run(reader, into: report)
         guard outcome.status == .success else { throw CommandFailure("\(capture): the capture could not be read whole") }
         return buffer.text
     }

@@ -1,6 +1,6 @@
 import ArgumentParsing
 import Capture
-import HAPAnalysis
+import Exports
 import Reports
 
 extension Command {
@@ -34,8 +34,9 @@ extension Command {
         guard let destination = invocation.arguments.value(writeCapture.key) else {
             throw CommandFailure("decrypt needs -w FILE: where to write the decrypted capture")
         }
-        let configuration = try invocation.analysisConfiguration()
-        let reader = try CaptureFileDriver.openReader(invocation.captureFiles, invocation: invocation)
+        var configuration = try invocation.analysisConfiguration()
+        configuration.emitsDecryptedData = true
+        let reader = try AnalysisRun.openReader(invocation.captureFiles, invocation: invocation)
         guard let linkType = reader.currentLinkType else { throw CommandFailure("the capture holds no packet") }
         let export: DecryptedCaptureExport
         do throws(CaptureError) {
@@ -48,7 +49,10 @@ extension Command {
         let report = DecryptReport(output: account, destination: destination == "-" ? "standard output" : destination) {
             (export.packetsWritten, export.packetsReplaced)
         }
-        let outcome = try CaptureFileDriver(invocation: invocation, configuration: configuration).run(reader, into: report, export: export)
+        var run = AnalysisRun(invocation: invocation, configuration: configuration)
+        run.consumers = [export]
+        run.packetObservers = [export]
+        let outcome = run.run(reader, into: report)
         do throws(CaptureError) {
             try export.close()
         } catch {

@@ -1,6 +1,6 @@
 import ArgumentParsing
+import Exports
 import Foundation
-import HAPAnalysis
 import Reports
 
 extension Command {
@@ -31,17 +31,16 @@ extension Command {
             throw CommandFailure("extract needs -d DIR: where to write the bodies")
         }
         let configuration = try invocation.analysisConfiguration()
-        var report: ExtractReport?
-        let outcome = try analyse(invocation, configuration: configuration, streams: false) { output throws(CommandFailure) in
-            do {
-                let made = try ExtractReport(output: output, directory: URL(fileURLWithPath: directory))
-                report = made
-                return made
-            } catch {
-                throw CommandFailure("\(directory): \(error.localizedDescription)")
-            }
+        let extractor: BodyExtractor
+        do {
+            extractor = try BodyExtractor(directory: URL(fileURLWithPath: directory))
+        } catch {
+            throw CommandFailure("\(directory): \(error.localizedDescription)")
         }
-        if let failure = report?.failure { throw CommandFailure(failure) }
+        let outcome = try analyse(invocation, configuration: configuration, streams: false, consumers: [extractor]) { output in
+            ExtractReport(output: output, directory: extractor.directory.path) { (extractor.filesWritten, extractor.failure) }
+        }
+        if let failure = extractor.failure { throw CommandFailure(failure) }
         return outcome.status
     }
 }

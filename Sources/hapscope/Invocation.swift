@@ -1,7 +1,7 @@
 import ArgumentParsing
-import Audit
-import HAPAnalysis
+import HAPCore
 import HAPCrypto
+import HAPEvents
 import Reports
 
 /// One run of a command: what the user asked for, read into the values the layers below take.
@@ -53,34 +53,22 @@ struct Invocation {
         configuration.keyLog = try loadKeyLogs()
         if let code = arguments.value(Options.setupCode.key) {
             do {
-                _ = try SetupCode(code)
+                configuration.setupCode = try SetupCode(code)
             } catch {
                 throw CommandFailure("--setup-code: \(error.reason)")
             }
-            configuration.setupCode = code
         }
         if let id = arguments.value(Options.setupID.key) {
             do {
-                _ = try SetupHash(setupID: id, deviceID: "")
+                configuration.setupID = try SetupID(id)
             } catch {
                 throw CommandFailure("--setup-id: \(error.reason)")
             }
-            configuration.setupID = id
         }
         for limit in arguments.values(Options.limit.key) {
             try LimitOption.apply(limit, to: &configuration.limits)
         }
         return configuration
-    }
-
-    /// The audit's settings: the setup code and ID the user gave.
-    func auditConfiguration() throws(CommandFailure) -> AuditConfiguration {
-        do {
-            return try AuditConfiguration(
-                setupCode: arguments.value(Options.setupCode.key), setupID: arguments.value(Options.setupID.key))
-        } catch {
-            throw CommandFailure(error.message)
-        }
     }
 
     /// The title of an HTML report: the captures' file names, or the interface.

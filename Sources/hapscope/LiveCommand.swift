@@ -27,7 +27,7 @@ extension Command {
         guard let interface = invocation.arguments.value(Options.interface.key) else {
             throw CommandFailure("live needs an interface: -i IFACE (see 'hapscope live --help')")
         }
-        let driver = LiveDriver(invocation: invocation, configuration: try invocation.analysisConfiguration(), interface: interface)
+        let driver = LiveDriver(run: AnalysisRun(invocation: invocation, configuration: try invocation.analysisConfiguration()), interface: interface)
         let capture = try driver.openCapture()
         let output = try invocation.makeOutput(streaming: true)
         let report = EventLogReport(output: output, settings: invocation.reportSettings, command: "live")

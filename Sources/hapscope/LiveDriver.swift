@@ -1,15 +1,16 @@
 import Audit
 import Capture
-import HAPAnalysis
+import HAPCore
 import Reports
 
 /// Runs the analysis on a live interface into a report, until Ctrl-C, SIGTERM, `--count` or
 /// `--duration` ends the capture; then finishes the analysis (open connections are summarised)
 /// and the report.
 struct LiveDriver {
-    let invocation: Invocation
-    let configuration: AnalysisConfiguration
+    let run: AnalysisRun
     let interface: String
+
+    private var invocation: Invocation { run.invocation }
 
     /// The capture settings the user gave: filter, `--count`, `--duration`.
     private func captureConfiguration() throws(CommandFailure) -> LiveCapture.Configuration {
@@ -45,23 +46,14 @@ struct LiveDriver {
             for warning in capture.warnings { StandardError.line("hapscope: \(interface): \(warning)") }
             StandardError.line("hapscope: listening on \(interface) (\(capture.linkType)); Ctrl-C stops")
         }
-        let auditor = Auditor(configuration: try invocation.auditConfiguration())
-        let analyzer = CaptureAnalyzer(configuration: configuration) { event in
-            report.consume(event)
-            auditor.consume(event)
-        }
-        analyzer.inputOpened(name: interface, linkType: capture.linkType)
+        let auditor = Auditor()
         var failure: CaptureError?
         do throws(CaptureError) {
-            while let packet = try capture.next() {
-                if report.clock.origin == nil { report.clock.origin = packet.info.timestamp }
-                analyzer.process(packet)
-            }
+            try run.pipeline(into: report, auditor: auditor).run(capture, interface: interface)
         } catch {
             failure = error
         }
-        analyzer.finish()
-        let findings = auditor.findings.map(ReportFinding.init)
+        let findings = auditor.findings
         report.finish(findings: findings)
         output.flush()
         if let failure { throw CommandFailure(failure.description) }

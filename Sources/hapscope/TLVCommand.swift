@@ -1,6 +1,6 @@
 import ArgumentParsing
-import HAPAnalysis
 import Reports
+import TLV8
 
 extension Command {
     static let tlvProcedure = OptionSpec(

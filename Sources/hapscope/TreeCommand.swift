@@ -1,5 +1,5 @@
 import ArgumentParsing
-import HAPAnalysis
+import Capture
 import HAPJSON
 import Reports
 
@@ -47,12 +47,8 @@ extension Command {
     /// Whether a regular file is JSON rather than a capture: it has no pcap or pcapng magic number
     /// and starts, after white space and a byte-order mark, with `{` or `[`.
     private static func isJSONDump(_ path: String) -> Bool {
-        guard path != "-", let bytes = SystemInterface.firstBytes(of: path, count: 64) else { return false }
-        let captureMagics: [[UInt8]] = [
-            [0xD4, 0xC3, 0xB2, 0xA1], [0xA1, 0xB2, 0xC3, 0xD4], [0x4D, 0x3C, 0xB2, 0xA1], [0xA1, 0xB2, 0x3C, 0x4D],
-            [0x0A, 0x0D, 0x0D, 0x0A],
-        ]
-        if captureMagics.contains(where: bytes.starts(with:)) { return false }
+        guard path != "-", let bytes = SystemInterface.firstBytes(of: path, count: 64),
+              CaptureFileFormat(magic: bytes) == nil else { return false }
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         let first = text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")

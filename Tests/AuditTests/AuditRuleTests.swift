@@ -1,6 +1,9 @@
-import Foundation
-import Testing
 @testable import Audit
+import Foundation
+import HAPCore
+import HAPEvents
+import Testing
+import TestSupport
 
 @Suite("Rule catalogue")
 struct AuditRuleTests {
@@ -66,26 +69,5 @@ struct SeverityTests {
         #expect(lowOnly.reachSeverity(.low) && !lowOnly.reachSeverity(.medium))
         #expect(![Finding]().reachSeverity(.info))
         #expect([Finding]().highestSeverity == nil)
-    }
-}
-
-@Suite("Audit configuration")
-struct AuditConfigurationTests {
-    @Test("A setup code and setup ID of the right form are taken")
-    func wellFormed() throws {
-        let configuration = try AuditConfiguration(setupCode: "031-45-154", setupID: "HSCP")
-        #expect(configuration.setupCode?.text == "031-45-154")
-        #expect(configuration.setupID == "HSCP")
-    }
-
-    @Test("A malformed setup code or setup ID is refused with the option it came from",
-          arguments: [("03145154", nil), ("031-45-15a", nil), (nil, "hscp"), (nil, "HSC"), (nil, "HSCP1")] as [(String?, String?)])
-    func malformed(setupCode: String?, setupID: String?) {
-        do {
-            _ = try AuditConfiguration(setupCode: setupCode, setupID: setupID)
-            Issue.record("accepted \(String(describing: setupCode)) / \(String(describing: setupID))")
-        } catch {
-            #expect(error.message.hasPrefix(setupCode != nil ? "--setup-code:" : "--setup-id:"))
-        }
     }
 }

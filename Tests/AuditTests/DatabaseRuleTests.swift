@@ -1,5 +1,8 @@
-import Testing
 @testable import Audit
+import HAPCore
+import HAPEvents
+import Testing
+import TestSupport
 
 /// The attribute-database rules on `bad-database` and `bad-json`.
 @Suite("Database rules")

@@ -1,5 +1,8 @@
-import Testing
 @testable import Audit
+import HAPCore
+import HAPEvents
+import Testing
+import TestSupport
 
 /// The discovery rules on `bad-discovery`, `paired-setup` and `bad-database`.
 @Suite("Discovery rules")

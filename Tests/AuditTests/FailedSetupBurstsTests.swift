@@ -1,13 +1,15 @@
-import HAPAnalysis
+@testable import Audit
+import HAPCore
+import HAPEvents
 import Packets
 import Testing
+import TestSupport
 import TLV8
-@testable import Audit
 
 @Suite("Brute-force bursts")
 struct FailedSetupBurstsTests {
     private static let connection = ConnectionInfo(
-        id: 1, controller: Endpoint(address: .v4(0x0A4D_0001), port: 49201), accessory: Endpoint(address: .v4(0x0A4D_0002), port: 51826))
+        tcpConnection: 1, controller: Endpoint(address: .v4(0x0A4D_0001), port: 49201), accessory: Endpoint(address: .v4(0x0A4D_0002), port: 51826))
 
     /// A pair setup that ended `seconds` into the capture, in packet `seconds * 10`.
     private static func attempt(at seconds: Double, _ error: PairingErrorCode = .authentication) -> FailedSetupBursts.Attempt {

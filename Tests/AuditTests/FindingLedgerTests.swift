@@ -1,12 +1,14 @@
-import HAPAnalysis
+@testable import Audit
+import HAPCore
+import HAPEvents
 import Packets
 import Testing
-@testable import Audit
+import TestSupport
 
 @Suite("Finding ledger")
 struct FindingLedgerTests {
     private static let connection = ConnectionInfo(
-        id: 7, controller: Endpoint(address: .v4(0x0A4D_0001), port: 49201), accessory: Endpoint(address: .v4(0x0A4D_0002), port: 51826))
+        tcpConnection: 7, controller: Endpoint(address: .v4(0x0A4D_0001), port: 49201), accessory: Endpoint(address: .v4(0x0A4D_0002), port: 51826))
 
     private static func packet(_ number: Int) -> PacketInfo {
         PacketInfo(number: number, timestamp: Timestamp(seconds: 1_700_000_000 + Int64(number), nanoseconds: 500_000),

@@ -1,7 +1,10 @@
+@testable import Audit
+import HAPCore
+import HAPEvents
 import Packets
 import Testing
+import TestSupport
 import TLV8
-@testable import Audit
 
 @Suite("Pairing roster")
 struct PairingRosterTests {

@@ -1,5 +1,8 @@
-import Testing
 @testable import Audit
+import HAPCore
+import HAPEvents
+import Testing
+import TestSupport
 
 /// The pairing rules on the captures that break them, with the evidence a reader needs.
 @Suite("Pairing rules")

@@ -1,5 +1,8 @@
-import Testing
 @testable import Audit
+import HAPCore
+import HAPEvents
+import Testing
+import TestSupport
 
 /// The audit judged against the corpus's own ground truth: each misbehaving capture's truth file
 /// lists the misbehaviours the recording toolkit committed on purpose, and the clean captures list
@@ -10,10 +13,10 @@ struct RecordedCorpusTests {
           arguments: RecordedCapture.misbehaving)
     func everyDeclaredMisbehaviourIsFound(_ name: String) throws {
         let capture = RecordedCapture(name)
-        let truth = try capture.truth()
+        let misbehaviours = try capture.misbehaviours()
         let findings = try capture.auditAsTheUserWould()
-        #expect(!truth.misbehaviours.isEmpty)
-        for misbehaviour in truth.misbehaviours {
+        #expect(!misbehaviours.isEmpty)
+        for misbehaviour in misbehaviours {
             let rule = try #require(AuditRule.named(misbehaviour.rule), "no audit rule named \(misbehaviour.rule)")
             let matching = findings.filter { $0.rule == rule }
             #expect(!matching.isEmpty, "\(name): \(misbehaviour) was not found")
@@ -27,7 +30,7 @@ struct RecordedCorpusTests {
           arguments: RecordedCapture.misbehaving)
     func nothingBeyondTheDeclaredMisbehaviours(_ name: String) throws {
         let capture = RecordedCapture(name)
-        let declared = Set(try capture.truth().misbehaviours.map(\.rule))
+        let declared = Set(try capture.misbehaviours().map(\.rule))
         let found = Set(try capture.auditAsTheUserWould().map(\.rule.slug))
         #expect(found == declared)
     }
@@ -42,7 +45,7 @@ struct RecordedCorpusTests {
           arguments: RecordedCapture.clean)
     func cleanCapturesAreClean(_ name: String) throws {
         let capture = RecordedCapture(name)
-        #expect(try capture.truth().misbehaviours.isEmpty)
+        #expect(try capture.misbehaviours().isEmpty)
         let findings = try capture.auditAsTheUserWould().filter { !Self.isTheExplainedStrippedB($0, in: name) }
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
     }
@@ -69,7 +72,7 @@ struct RecordedCorpusTests {
     @Test("Every rule slug in the truth files names a rule of the catalogue",
           arguments: RecordedCapture.misbehaving)
     func truthSlugsAreCatalogued(_ name: String) throws {
-        for misbehaviour in try RecordedCapture(name).truth().misbehaviours {
+        for misbehaviour in try RecordedCapture(name).misbehaviours() {
             #expect(AuditRule.named(misbehaviour.rule) != nil, "\(misbehaviour.rule)")
         }
     }

@@ -1,5 +1,8 @@
-import Testing
 @testable import Audit
+import HAPCore
+import HAPEvents
+import Testing
+import TestSupport
 
 /// The session rules on `frame-faults`, `bad-events` and `unverified-access`.
 @Suite("Session rules")

@@ -2,30 +2,6 @@ import Capture
 import Foundation
 import Packets
 
-/// A directory of its own for one test's files, removed when the test is done with it.
-final class ScratchDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("hapscope-capture-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
-        return file(name)
-    }
-
-    func read(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(name))))
-    }
-}
-
 /// Frames for the capture files the tests write (into a `ScratchDirectory`, with `PcapWriter`
 /// or block by block with `PcapNG`): an mDNS query and a TCP SYN the hapscope developers
 /// captured with `tcpdump -i lo` from traffic they generated (no third-party data; released

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Packets
 import Testing
+import TestSupport
 
 /// Live capture on the loopback interface, with traffic the tests send to 127.0.0.1. Capturing
 /// needs root or CAP_NET_RAW and CAP_NET_ADMIN; without them the tests are cancelled with the

@@ -2,6 +2,7 @@
 import Foundation
 import Packets
 import Testing
+import TestSupport
 
 @Suite("pcap writer")
 struct PcapWriterTests {

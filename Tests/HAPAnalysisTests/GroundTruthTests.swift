@@ -1,13 +1,16 @@
-import Testing
 @testable import HAPAnalysis
+import HAPCore
+import HAPEvents
+import Testing
+import TestSupport
 
 /// hapscope's decode of each recorded capture against what the two peers themselves sent
 /// (HAP-python and aiohomekit, instrumented while recording; captures/README.md).
 @Suite struct GroundTruthTests {
     @Test(arguments: RecordedCapture.clean)
     func everyHTTPMessageOfEverySessionIsRecoveredByteForByte(capture: String) throws {
-        let recorded = try RecordedCapture(capture)
-        let truth = recorded.truthMessages
+        let recorded = try RecordedAnalysis(capture)
+        let truth = try recorded.truthMessages()
         let decoded = recorded.decodedMessages
         #expect(Set(decoded.keys) == Set(truth.keys), "connections")
         for (client, directions) in truth {
@@ -23,7 +26,7 @@ import Testing
 
     @Test(arguments: RecordedCapture.clean)
     func aCleanCaptureRaisesNoProblem(capture: String) throws {
-        let recorded = try RecordedCapture(capture)
+        let recorded = try RecordedAnalysis(capture)
         let problems = recorded.events { kind -> String? in
             switch kind {
             case .problem(let problem): problem.description
@@ -37,7 +40,7 @@ import Testing
 
 @Suite struct SessionKeyTests {
     @Test func theCorpusComparisonCoversEncryptedTraffic() throws {
-        let recorded = try RecordedCapture("bridge")
+        let recorded = try RecordedAnalysis("bridge")
         let encrypted = recorded.events { kind -> Bool? in
             if case .httpMessage(let http) = kind { return http.encrypted }
             return nil
@@ -47,14 +50,18 @@ import Testing
     }
 
     @Test func withoutAKeyLogEncryptedSessionsAreCountedAndExplained() throws {
-        let recorded = try RecordedCapture("bridge", withKeys: false)
+        let recorded = try RecordedAnalysis("bridge", withKeys: false)
         let starts = recorded.events { kind -> SessionStartEvent? in
             if case .sessionStarted(let start) = kind { return start }
             return nil
         }
         #expect(starts.count == 1)
         #expect(starts.first?.decryptable.isEmpty == true)
-        #expect(starts.first?.reason?.hasPrefix("no key-log entry for this pair-verify") == true)
+        guard case .noKeyLogEntry(let key)? = starts.first?.undecryptableBecause else {
+            Issue.record("the session should say the key log has no entry for its pair-verify")
+            return
+        }
+        #expect(key?.count == 32, "it names the pair-verify by the controller's ephemeral key")
         let summaries = recorded.events { kind -> ConnectionSummary? in
             if case .connectionClosed(let summary) = kind, summary.encrypted { return summary }
             return nil
@@ -72,18 +79,18 @@ import Testing
         ("CONTROL_", .controlKeys),
     ])
     func anyOneKindOfSecretOpensTheSession(label: String, source: KeySource) throws {
-        let recorded = try RecordedCapture("bridge", keyLogFilter: { $0.hasPrefix(label) || $0.contains("_LTPK") })
+        let recorded = try RecordedAnalysis("bridge", keyLogFilter: { $0.hasPrefix(label) || $0.contains("_LTPK") })
         let start = recorded.events { kind -> SessionStartEvent? in
             if case .sessionStarted(let start) = kind { return start }
             return nil
         }.first
         #expect(start?.keySource == source)
         #expect(start?.decryptable == [.controllerToAccessory, .accessoryToController])
-        #expect(recorded.decodedMessages == (try RecordedCapture("bridge")).decodedMessages)
+        #expect(recorded.decodedMessages == (try RecordedAnalysis("bridge")).decodedMessages)
     }
 
     @Test func aKeyThatDoesNotFitIsDiagnosedOncePerDirection() throws {
-        let recorded = try RecordedCapture("bridge", keyLogFilter: { _ in true }, corruptKeys: true)
+        let recorded = try RecordedAnalysis("bridge", keyLogFilter: { _ in true }, corruptKeys: true)
         let problems = recorded.events { kind -> SessionProblemEvent? in
             if case .sessionProblem(let problem) = kind { return problem }
             return nil
@@ -98,8 +105,8 @@ import Testing
     /// hapscope recovers is a prefix of what was sent — but every message it does show is exact.
     @Test(arguments: RecordedCapture.misbehaving)
     func everyRecoveredMessageIsExactlyWhatThePeerSent(capture: String) throws {
-        let recorded = try RecordedCapture(capture)
-        let truth = recorded.truthMessages
+        let recorded = try RecordedAnalysis(capture)
+        let truth = try recorded.truthMessages()
         let decoded = recorded.decodedMessages
         var compared = 0
         for (client, directions) in decoded {

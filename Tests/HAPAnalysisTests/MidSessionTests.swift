@@ -1,8 +1,11 @@
 import Capture
 import Foundation
+@testable import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Packets
 import Testing
-@testable import HAPAnalysis
+import TestSupport
 
 @Suite struct MidSessionTests {
     /// bridge.pcap without the packets from the first TCP handshake to just after pair-verify:
@@ -26,7 +29,8 @@ import Testing
         let path = try capturedMidSession()
         defer { try? FileManager.default.removeItem(atPath: path) }
         var events: [HAPEvent] = []
-        CaptureAnalyzer(configuration: AnalysisConfiguration()) { events.append($0) }.analyze(try CaptureFileReader(files: [path]))
+        AnalysisPipeline(configuration: AnalysisConfiguration(), consumers: [EventSink { events.append($0) }])
+            .run(try CaptureFileReader(files: [path]))
         let starts = events.compactMap { event -> SessionStartEvent? in
             if case .sessionStarted(let start) = event.kind { return start }
             return nil

@@ -25,20 +25,6 @@ func hexString(_ bytes: some Sequence<UInt8>) -> String {
 
 func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-/// A small deterministic generator (SplitMix64), so that "random" splits are the same on
-/// every run and a failure can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private extension UInt8 {
     var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }

@@ -1,6 +1,7 @@
 import Testing
 import WireParsing
 @testable import HAPJSON
+import TestSupport
 
 /// The flat-entries fast path must be invisible: every body decodes to the same entries,
 /// diagnostics and errors whichever path reads it.
@@ -88,7 +89,7 @@ import WireParsing
     }
 
     @Test func bothPathsAgreeOnRandomBodies() {
-        var generator = SplitMix(seed: 0x4841_5053)
+        var generator = SeededRandom(seed: 0x4841_5053)
         let keys = ["aid", "iid", "value", "status", "ev", "type", "perms"]
         let scalars = ["1", "0", "-1", "23.5", "true", "false", "null", "\"on\"", "-70402", "70402", "1e2", "[1]", "{}", "\"\\u0041\"",
                        "10", "007", "1.0", "2E0", "18446744073709551615", "18446744073709551616"]
@@ -107,18 +108,5 @@ import WireParsing
             if generator.next() % 8 == 0 { text.removeLast(Int(generator.next() % UInt64(text.count))) }
             expectBothPathsAgree(text)
         }
-    }
-}
-
-/// A small seeded generator for reproducible random tests.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import WireParsing
 @testable import HAPJSON
+import TestSupport
 
 /// Parses `text`, returning the document or the error.
 func parseJSON(_ text: String, limits: JSONLimits = JSONLimits()) -> Result<JSONDocument, DecodeError> {
@@ -261,7 +262,7 @@ extension Result where Failure == DecodeError {
     }
 
     @Test func randomBytesEitherParseOrNameTheByteThatBrokeTheGrammar() throws {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         let alphabet = Array(#"{}[]:,"\ tfnrue0123456789.-+eE"#.utf8) + [0x00, 0x80, 0xC3, 0xA9, 0xED, 0xF0, 0xFF]
         var parsed = 0
         var outcomes: [DecodeError.Code: Int] = [:]
@@ -291,17 +292,3 @@ extension Result where Failure == DecodeError {
     }
 }
 
-/// A small deterministic random number generator, so that property tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import Testing
 @testable import HAPJSON
+import TestSupport
 
 @Suite struct JSONWriterTests {
     @Test func writesCompactJSONWithMembersInOrder() {
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func parsingWhatWasWrittenGivesBackTheSameValue() throws {
-        var generator = SplitMix64(seed: 2024)
+        var generator = SeededRandom(seed: 2024)
         for round in 0 ..< 400 {
             let value = randomValue(depth: 0, &generator)
             var writer = JSONWriter()
@@ -52,7 +53,7 @@ import Testing
         }
     }
 
-    private func randomValue(depth: Int, _ generator: inout SplitMix64) -> JSONValue {
+    private func randomValue(depth: Int, _ generator: inout SeededRandom) -> JSONValue {
         let kind = depth >= 5 ? Int.random(in: 0 ..< 6, using: &generator) : Int.random(in: 0 ..< 8, using: &generator)
         switch kind {
         case 0: return .null
@@ -73,7 +74,7 @@ import Testing
     }
 
     /// Strings mixing ASCII, everything the writer must escape, and characters of every UTF-8 length.
-    private func randomString(_ generator: inout SplitMix64) -> String {
+    private func randomString(_ generator: inout SeededRandom) -> String {
         let pool: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\u{0}", "\u{8}", "\u{1f}", "\u{7f}",
                                       "é", "\u{7ff}", "\u{800}", "€", "\u{fffd}", "\u{ffff}", "😀", "\u{10ffff}"]
         var string = ""

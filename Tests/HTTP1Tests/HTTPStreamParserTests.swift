@@ -1,6 +1,7 @@
 import HTTP1
 import Testing
 import WireParsing
+import TestSupport
 
 @Suite struct HTTPStreamParserMessageTests {
     @Test func aPairSetupRequestCarriesItsTLV8BodyAndItsExactBytes() throws {
@@ -183,7 +184,7 @@ import WireParsing
         #expect(messages(whole).count == (fixture.bytes == Fixtures.controllerStream ? 4 : 9))
         #expect(coveredRanges(whole) == contiguousRanges(whole, total: fixture.bytes.count))
         #expect(observe(oneBytePieces(fixture.bytes)) == whole)
-        var generator = SplitMix64(state: 0x4841_5053)
+        var generator = SeededRandom(seed: 0x4841_5053)
         for _ in 0 ..< 200 {
             let cuts = (0 ..< Int.random(in: 1 ... 12, using: &generator))
                 .map { _ in Int.random(in: 0 ... fixture.bytes.count, using: &generator) }

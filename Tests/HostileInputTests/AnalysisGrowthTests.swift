@@ -1,5 +1,8 @@
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Testing
+import TestSupport
 
 /// State the session layer keeps per connection or per run that wire data alone could grow. Each
 /// test states the bound the analysis keeps and sends traffic past it.

@@ -1,7 +1,10 @@
 import Capture
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Packets
 import Testing
+import TestSupport
 
 /// Damaged capture files: the packets before the damage are analysed, and the damage is reported
 /// as a `capture-file` problem that names the file, the byte offset and the packets read.
@@ -144,7 +147,7 @@ struct CaptureFileDamageTests {
         let recorded = try RecordedCapture.bytes("wrong-code.pcapng")
         let path = try scratch.write(Array(recorded.prefix(recorded.count * 2 / 3)), to: "cut.pcapng")
 
-        let analysis = try Analysis(file: path, configuration: AnalysisConfiguration(keyLog: try RecordedCapture.keyLog("wrong-code")))
+        let analysis = try Analysis(file: path, configuration: AnalysisConfiguration(keyLog: try RecordedCapture("wrong-code").keyLog()))
 
         #expect(analysis.pairingMessages.contains { $0.procedure == .pairSetup && $0.state == .m4 })
         let damage = try #require(analysis.problems(.captureFile).first)

@@ -1,5 +1,8 @@
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Testing
+import TestSupport
 
 /// One broken mDNS message and what the problem it causes must say.
 struct HostileMDNS: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,9 @@
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import HTTP1
 import Testing
+import TestSupport
 import TLV8
 
 /// Hostile HAP streams inside well-formed TCP: HTTP framing that asks for absurd sizes or never

@@ -1,6 +1,9 @@
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Packets
 import Testing
+import TestSupport
 
 /// One hand-broken frame and what the problem it causes must say.
 struct MalformedFrame: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,8 @@
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Testing
+import TestSupport
 
 /// The recorded captures in captures/, damaged: cut at every kind of place, their packets
 /// corrupted, their bytes flipped at random. The analysis always runs to its end, and what the
@@ -38,7 +41,7 @@ struct RecordedCaptureMutationTests {
     func cutAnywhere() throws {
         let scratch = try ScratchDirectory()
         let bridge = try RecordedCapture.bytes("bridge.pcap")
-        let keyLog = try RecordedCapture.keyLog("bridge")
+        let keyLog = try RecordedCapture("bridge").keyLog()
         var previousPackets = 0
         for cut in Array(stride(from: 0, to: bridge.count, by: 331)) + [bridge.count] {
             let path = try scratch.write(Array(bridge.prefix(cut)), to: "cut-\(cut).pcap")
@@ -66,7 +69,7 @@ struct RecordedCaptureMutationTests {
         try #require(corrupted > 10)
         let path = try scratch.write(bridge, to: "corrupted.pcap")
 
-        let analysis = try Analysis(file: path, configuration: AnalysisConfiguration(keyLog: try RecordedCapture.keyLog("bridge")))
+        let analysis = try Analysis(file: path, configuration: AnalysisConfiguration(keyLog: try RecordedCapture("bridge").keyLog()))
 
         #expect(!analysis.pairingMessages.contains { $0.connection.controller.port == 49_201 && $0.state == .m6 })
         #expect(analysis.databases.contains { $0.connection.controller.port == 49_202 && $0.database != nil })
@@ -77,7 +80,7 @@ struct RecordedCaptureMutationTests {
     func randomFlips(_ scenario: String) throws {
         let scratch = try ScratchDirectory()
         let recorded = try RecordedCapture.bytes(scenario + ".pcap")
-        let keyLog = try RecordedCapture.keyLog(scenario)
+        let keyLog = try RecordedCapture(scenario).keyLog()
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(recorded.count)
         func random(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -1,9 +1,13 @@
 import HAPAnalysis
+import HAPCore
+import HAPEvents
+import WireParsing
 import HAPJSON
 import HTTP1
 import Packets
 import TCPReassembly
 import Testing
+import TestSupport
 import TLV8
 
 /// Every buffer wire data can grow has a bound, and reaching it through the whole pipeline is
@@ -38,7 +42,7 @@ struct ResourceLimitTests {
 
         let analysis = try Analysis(frames: frames, configuration: configuration { $0.tcp.maximumBufferedBytesPerDirection = 4_096 })
 
-        #expect(analysis.summary?.limitsReached["tcp.buffered-bytes-per-direction"] ?? 0 >= 1)
+        #expect(analysis.summary?.limitsReached[LimitName("tcp.buffered-bytes-per-direction")] ?? 0 >= 1)
         let gap = try #require(analysis.problemEvents(.streamGap).first)
         #expect(gap.problem.message.contains("10 bytes missing"))
         #expect(gap.packet?.number == 9)
@@ -53,7 +57,7 @@ struct ResourceLimitTests {
 
         let analysis = try Analysis(frames: frames, configuration: configuration { $0.tcp.maximumBufferedBytes = 4_096 })
 
-        #expect(analysis.summary?.limitsReached["tcp.buffered-bytes"] ?? 0 >= 1)
+        #expect(analysis.summary?.limitsReached[LimitName("tcp.buffered-bytes")] ?? 0 >= 1)
         #expect(!analysis.problems(.streamGap).isEmpty)
         #expect(analysis.decoded(exchange))
     }
@@ -65,7 +69,7 @@ struct ResourceLimitTests {
 
         let analysis = try Analysis(frames: frames, configuration: configuration { $0.tcp.maximumOutOfOrderSegmentsPerDirection = 16 })
 
-        #expect(analysis.summary?.limitsReached["tcp.out-of-order-segments"] ?? 0 >= 1)
+        #expect(analysis.summary?.limitsReached[LimitName("tcp.out-of-order-segments")] ?? 0 >= 1)
         #expect(analysis.decoded(exchange))
     }
 
@@ -81,9 +85,9 @@ struct ResourceLimitTests {
 
         let analysis = try Analysis(frames: frames + exchange.frames, configuration: configuration { $0.tcp.maximumConnections = 8 })
 
-        #expect(analysis.summary?.limitsReached["tcp.connections"] ?? 0 >= 32)
+        #expect(analysis.summary?.limitsReached[LimitName("tcp.connections")] ?? 0 >= 32)
         let evicted = analysis.events.filter { event in
-            if case .connectionClosed(let summary) = event.kind { summary.reason == "dropped at the connection limit" } else { false }
+            if case .connectionClosed(let summary) = event.kind { summary.reason == .evicted } else { false }
         }
         #expect(evicted.count >= 32)
         #expect(analysis.decoded(exchange))
@@ -137,7 +141,7 @@ struct ResourceLimitTests {
     func frameLength() throws {
         let analysis = try Analysis(
             file: RecordedCapture.path("large-bridge.pcap"),
-            configuration: AnalysisConfiguration(keyLog: try RecordedCapture.keyLog("large-bridge"), limits: {
+            configuration: AnalysisConfiguration(keyLog: try RecordedCapture("large-bridge").keyLog(), limits: {
                 var limits = AnalysisLimits()
                 limits.maximumFrameLength = 512
                 return limits
@@ -160,6 +164,6 @@ struct ResourceLimitTests {
         let analysis = try Analysis(frames: fragments + exchange.frames)
 
         #expect(analysis.decoded(exchange))
-        #expect(analysis.summary?.limitsReached.keys.contains { $0.hasPrefix("ip.") } == true)
+        #expect(analysis.summary?.limitsReached.keys.contains { $0.rawValue.hasPrefix("ip.") } == true)
     }
 }

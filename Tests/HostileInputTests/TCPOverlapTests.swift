@@ -1,5 +1,8 @@
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Testing
+import TestSupport
 
 /// Segments that overlap, contradict each other, arrive out of order or run past a FIN: the
 /// stream is assembled by the documented rule (the bytes received first win), the conflict is

@@ -184,7 +184,7 @@ struct FragmentReassemblyTests {
         let decoder = PacketDecoder(configuration: .init(fragmentReassembly: .init(maximumPendingDatagrams: 2)))
         let datagrams = (1 ... 3).map { Self.ipv4Fragments(identification: UInt16($0)) }
         for datagram in datagrams { _ = try decoder.summary(of: datagram[0], linkType: .raw) }
-        #expect(decoder.statistics.datagramsDroppedByLimit == 1)
+        #expect(decoder.statistics.datagramsDroppedByLimit == [.ipFragmentDatagrams: 1])
         #expect(decoder.pendingDatagramCount == 2)
         #expect(try decodeAll(Array(datagrams[0][1...]), with: decoder).last == .fragmentBuffered)
         #expect(try decodeAll(Array(datagrams[2][1...]), with: decoder).last == Self.expected)
@@ -197,15 +197,16 @@ struct FragmentReassemblyTests {
         let second = Self.ipv4Fragments(identification: 2)
         _ = try decoder.summary(of: first[0], linkType: .raw)  // 2 KiB of buffer
         _ = try decoder.summary(of: second[0], linkType: .raw)  // 2 KiB more: at the limit
-        #expect(decoder.statistics.datagramsDroppedByLimit == 0)
+        #expect(decoder.statistics.datagramsDroppedByLimit.isEmpty)
         // Growing the second datagram to 4 KiB pushes the first out.
         #expect(try decoder.summary(of: second[2], linkType: .raw) == .fragmentBuffered)
-        #expect(decoder.statistics.datagramsDroppedByLimit == 1)
+        #expect(decoder.statistics.datagramsDroppedByLimit == [.ipFragmentBytes: 1])
         #expect(try decoder.summary(of: second[1], linkType: .raw) == Self.expected)
 
         let tiny = PacketDecoder(configuration: .init(fragmentReassembly: .init(maximumPendingBytes: 1_024)))
         let error = try #require(tiny.error(decoding: first[0], linkType: .raw))
         #expect(error == DecodeError(.limitExceeded, layer: .ipv4, offset: 0, expected: ""))
+        #expect(error.limit == .ipFragmentBytes)
     }
 
     @Test("Beyond the per-datagram fragment limit the datagram is dropped")
@@ -216,8 +217,9 @@ struct FragmentReassemblyTests {
         _ = try decoder.summary(of: fragments[1], linkType: .raw)
         let error = try #require(decoder.error(decoding: fragments[2], linkType: .raw))
         #expect(error == DecodeError(.limitExceeded, layer: .ipv4, offset: 0, expected: ""))
+        #expect(error.limit == .ipFragmentsPerDatagram)
         #expect(decoder.pendingDatagramCount == 0)
-        #expect(decoder.statistics.datagramsDroppedByLimit == 1)
+        #expect(decoder.statistics.datagramsDroppedByLimit == [.ipFragmentsPerDatagram: 1])
     }
 
     @Test("Finishing counts the datagrams still waiting as expired")

@@ -1,6 +1,9 @@
+import HAPCore
+import HAPEvents
 import Packets
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Capture clock")
 struct CaptureClockTests {

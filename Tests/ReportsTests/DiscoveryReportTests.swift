@@ -1,11 +1,14 @@
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Discovery report")
 struct DiscoveryReportTests {
     static func text(_ name: String, verbose: Bool = false) throws -> String {
-        try RecordedCapture(name).render { DiscoveryReport(output: $0, settings: ReportSettings(), verbose: verbose) }.text
+        try RecordedAnalysis(name).render { DiscoveryReport(output: $0, settings: ReportSettings(), verbose: verbose) }.text
     }
 
     @Test("the first advertisement of an instance explains every TXT key")
@@ -26,7 +29,7 @@ struct DiscoveryReportTests {
 
     @Test("a change to c#, s# or sf is highlighted apart from other changes")
     func highlighting() throws {
-        let output = try RecordedCapture("bridge").render { DiscoveryReport(output: $0, settings: ReportSettings(style: .colored)) }
+        let output = try RecordedAnalysis("bridge").render { DiscoveryReport(output: $0, settings: ReportSettings(style: .colored)) }
         #expect(output.text.contains("\u{1B}[1;33msf=0  status flags 0x0: paired, no problem reported (was 1)\u{1B}[0m"))
     }
 
@@ -52,7 +55,7 @@ struct DiscoveryReportTests {
 
     @Test("JSON carries each advertisement with its explained TXT keys and changes")
     func json() throws {
-        let output = try RecordedCapture("bridge").render { DiscoveryReport(output: $0, settings: ReportSettings(format: .json)) }
+        let output = try RecordedAnalysis("bridge").render { DiscoveryReport(output: $0, settings: ReportSettings(format: .json)) }
         let root = try JSONDocument(bytes: Array(output.text.utf8)).root
         let events = try #require(root["events"]?.arrayValue)
         #expect(events.count == 9)

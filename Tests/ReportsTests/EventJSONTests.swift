@@ -1,7 +1,9 @@
-import HAPAnalysis
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Event JSON")
 struct EventJSONTests {
@@ -9,14 +11,14 @@ struct EventJSONTests {
         try JSONDocument(bytes: Array(line.utf8)).root
     }
 
-    static func encodedLines(_ capture: RecordedCapture) -> [String] {
+    static func encodedLines(_ capture: RecordedAnalysis) -> [String] {
         let clock = CaptureClock(origin: capture.origin)
         return capture.events.map { EventJSON.encode($0, clock: clock) }
     }
 
     @Test("every event of every bundled capture is one JSON object with its type first", arguments: RecordedCapture.all)
     func everyEventIsJSON(name: String) throws {
-        let capture = try RecordedCapture(name)
+        let capture = try RecordedAnalysis(name)
         for (event, line) in zip(capture.events, Self.encodedLines(capture)) {
             let root = try Self.parse(line)
             #expect(root.objectValue?.first?.key == "type")
@@ -27,15 +29,15 @@ struct EventJSONTests {
 
     @Test("the encoding of a capture is the same byte for byte on every run")
     func deterministic() throws {
-        let first = Self.encodedLines(try RecordedCapture("multi-connection"))
-        let second = Self.encodedLines(try RecordedCapture("multi-connection"))
+        let first = Self.encodedLines(try RecordedAnalysis("multi-connection"))
+        let second = Self.encodedLines(try RecordedAnalysis("multi-connection"))
         #expect(first == second)
         #expect(first.count > 100)
     }
 
     @Test("an HTTP message carries where, who, which way, how it travelled, and its head and body")
     func httpMessageFields() throws {
-        let capture = try RecordedCapture("bridge")
+        let capture = try RecordedAnalysis("bridge")
         let lines = try Self.encodedLines(capture).map(Self.parse)
         let request = try #require(lines.first { $0["type"]?.stringValue == "http-message" && $0["target"]?.stringValue == "/accessories" })
         #expect(request["packet"]?.numberValue?.int64Value == 39)
@@ -61,7 +63,7 @@ struct EventJSONTests {
 
     @Test("a body that is not UTF-8 is base64, and says so")
     func binaryBody() throws {
-        let lines = try Self.encodedLines(try RecordedCapture("bridge")).map(Self.parse)
+        let lines = try Self.encodedLines(try RecordedAnalysis("bridge")).map(Self.parse)
         let m2 = try #require(lines.first { $0["type"]?.stringValue == "http-message" && $0["bodyLength"]?.numberValue?.int64Value == 409 })
         #expect(m2["bodyEncoding"]?.stringValue == "base64")
         #expect(m2["encrypted"]?.boolValue == false)
@@ -72,7 +74,7 @@ struct EventJSONTests {
 
     @Test("pairing items are named by their stable field names, with offsets, display values and hex")
     func pairingItems() throws {
-        let lines = try Self.encodedLines(try RecordedCapture("wrong-code")).map(Self.parse)
+        let lines = try Self.encodedLines(try RecordedAnalysis("wrong-code")).map(Self.parse)
         let refusal = try #require(lines.first { $0["type"]?.stringValue == "pairing-message" && $0["error"] != nil })
         #expect(refusal["state"]?.stringValue == "M4")
         #expect(refusal["error"]?.stringValue == "Authentication (2)")
@@ -90,9 +92,9 @@ struct EventJSONTests {
 
     @Test("session keys are in the JSON only when the analysis was asked to reveal them")
     func sessionKeys() throws {
-        let keys = try RecordedCapture.sessionKeys("bridge")
-        let hidden = Self.encodedLines(try RecordedCapture("bridge")).joined(separator: "\n")
-        let revealed = Self.encodedLines(try RecordedCapture("bridge", revealsSessionKeys: true)).joined(separator: "\n")
+        let keys = try RecordedCapture("bridge").sessionKeys()
+        let hidden = Self.encodedLines(try RecordedAnalysis("bridge")).joined(separator: "\n")
+        let revealed = Self.encodedLines(try RecordedAnalysis("bridge", configure: { $0.revealsSessionKeys = true })).joined(separator: "\n")
         #expect(keys.count == 2)
         for key in keys {
             #expect(!hidden.contains(key))
@@ -105,7 +107,7 @@ struct EventJSONTests {
 
     @Test("sets and counters are written in a fixed order")
     func fixedOrder() throws {
-        let lines = try Self.encodedLines(try RecordedCapture("lossy-link")).map(Self.parse)
+        let lines = try Self.encodedLines(try RecordedAnalysis("lossy-link")).map(Self.parse)
         let closed = try #require(lines.last { $0["type"]?.stringValue == "connection-closed" })
         #expect(closed["decrypted"]?.arrayValue?.map(\.stringValue) == ["controller-to-accessory", "accessory-to-controller"])
         #expect(closed["tcp"]?.objectValue?.map(\.key) == ["controller-to-accessory", "accessory-to-controller"])

@@ -1,12 +1,15 @@
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Event log report")
 struct EventLogReportTests {
     @Test("text is one line per event, each written as a record as it arrives")
     func textLines() throws {
-        let capture = try RecordedCapture("bridge")
+        let capture = try RecordedAnalysis("bridge")
         let output = capture.render { EventLogReport(output: $0, settings: ReportSettings()) }
         let lines = output.text.split(separator: "\n")
         #expect(lines.count == capture.events.count + 1, "one line per event and the time base")
@@ -16,7 +19,7 @@ struct EventLogReportTests {
 
     @Test("NDJSON is a header and then every event, one per line")
     func ndjson() throws {
-        let capture = try RecordedCapture("bridge")
+        let capture = try RecordedAnalysis("bridge")
         let output = capture.render { EventLogReport(output: $0, settings: ReportSettings(format: .ndjson)) }
         let lines = output.text.split(separator: "\n")
         #expect(lines.count == capture.events.count + 1)
@@ -26,7 +29,7 @@ struct EventLogReportTests {
 
     @Test("the JSON document puts selected events in events and the context beside them")
     func json() throws {
-        let capture = try RecordedCapture("bridge")
+        let capture = try RecordedAnalysis("bridge")
         let output = capture.render({ EventLogReport(output: $0, settings: ReportSettings(format: .json)) }, findings: [])
         let root = try JSONDocument(bytes: Array(output.text.utf8)).root
         #expect(root["events"]?.arrayValue?.count == capture.events.count - 2, "input-opened and input-ended are context")

@@ -1,4 +1,7 @@
 import Foundation
+import HAPCore
+import HAPEvents
+import TestSupport
 
 /// Headless Chromium, driven from the command line: loads a file, and reports the serialized DOM
 /// after rendering, a screenshot, and every message the page wrote to the console.

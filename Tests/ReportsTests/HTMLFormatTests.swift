@@ -1,8 +1,11 @@
 import HAPCatalog
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Packets
-import Testing
 @testable import Reports
+import Testing
+import TestSupport
 
 @Suite struct HTMLFormatTests {
     @Test func captureTimesAreWrittenInUTCToTheMicrosecond() {

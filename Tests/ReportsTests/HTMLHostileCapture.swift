@@ -1,4 +1,7 @@
 import Foundation
+import HAPCore
+import HAPEvents
+import TestSupport
 
 /// A capture whose every capture-controlled string is markup: an accessory advertised and named
 /// `<script>alert(1)</script>`, TXT values with quotes and angle brackets, and an `/accessories`

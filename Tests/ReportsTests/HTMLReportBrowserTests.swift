@@ -1,5 +1,8 @@
 import Foundation
+import HAPCore
+import HAPEvents
 import Testing
+import TestSupport
 
 /// The HTML report opened in a real headless Chromium: it must render without a single console
 /// message (no script error, no policy violation, no blocked fetch), show its key elements in

@@ -1,13 +1,15 @@
 import Foundation
-import HAPAnalysis
+import HAPCore
 import HAPCrypto
+import HAPEvents
 import HAPJSON
-import Testing
 @testable import Reports
+import Testing
+import TestSupport
 
 @Suite struct HTMLReportBuilderTests {
     private func report(_ capture: String, withKeys: Bool = true, limits: HTMLReportLimits = HTMLReportLimits(),
-                        findings: [ReportFinding] = HTMLReportFixtures.findings) throws -> String {
+                        findings: [Finding] = HTMLReportFixtures.findings) throws -> String {
         try HTMLReportFixtures.builder(capture: capture, withKeys: withKeys, limits: limits).render(findings: findings, title: capture)
     }
 
@@ -70,7 +72,7 @@ import Testing
     @Test func theSummaryNamesTheAccessoryAndHowItsSessionsWent() throws {
         let html = try report("bridge")
         let summary = try #require(html.components(separatedBy: "<section id=\"accessories\">").first)
-        for fact in ["hapscope Bridge", "1A:2B:3C:4D:5E:6F", "Bridge (2)", "10.77.0.2:51826", "captures/bridge.pcap",
+        for fact in ["hapscope Bridge", "1A:2B:3C:4D:5E:6F", "Bridge (2)", "10.77.0.2:51826", "bridge.pcap",
                      "85 packets, 17,546 bytes", "decrypted</span> after pair-verify M4 with PAIR_VERIFY_SHARED_SECRET"] {
             #expect(summary.contains(fact), "summary lacks \(fact)")
         }

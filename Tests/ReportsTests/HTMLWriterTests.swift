@@ -1,5 +1,8 @@
-import Testing
+import HAPCore
+import HAPEvents
 @testable import Reports
+import Testing
+import TestSupport
 
 @Suite struct HTMLWriterTests {
     private func escaped(_ text: String) -> String {

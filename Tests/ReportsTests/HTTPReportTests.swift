@@ -1,11 +1,14 @@
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("HTTP report")
 struct HTTPReportTests {
     static func text(_ name: String, withKeys: Bool = true, verbose: Bool = false) throws -> String {
-        try RecordedCapture(name, withKeys: withKeys).render {
+        try RecordedAnalysis(name, withKeys: withKeys).render {
             HTTPReport(output: $0, settings: ReportSettings(), verbose: verbose)
         }.text
     }
@@ -37,7 +40,7 @@ struct HTTPReportTests {
 
     @Test("NDJSON has one http-message line per message")
     func ndjson() throws {
-        let output = try RecordedCapture("bridge").render { HTTPReport(output: $0, settings: ReportSettings(format: .ndjson)) }
+        let output = try RecordedAnalysis("bridge").render { HTTPReport(output: $0, settings: ReportSettings(format: .ndjson)) }
         let lines = try output.text.split(separator: "\n").map { try JSONDocument(bytes: Array($0.utf8)).root }
         #expect(lines.filter { $0["type"]?.stringValue == "http-message" }.count == 37)
         #expect(lines.first?["type"]?.stringValue == "header")
@@ -46,7 +49,7 @@ struct HTTPReportTests {
 
     @Test("the audit's findings close the report when it ran, most severe first")
     func findings() throws {
-        let capture = try RecordedCapture("bridge")
+        let capture = try RecordedAnalysis("bridge")
         let text = capture.render({ HTTPReport(output: $0, settings: ReportSettings()) }, findings: SummaryReportTests.findings.reversed()).text
         let lines = text.split(separator: "\n")
         #expect(lines.suffix(3).first?.hasPrefix("HIGH    pairing/srp-malformed") == true)

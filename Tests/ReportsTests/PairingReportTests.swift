@@ -1,11 +1,14 @@
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Pairing report")
 struct PairingReportTests {
     static func text(_ name: String, withKeys: Bool = true) throws -> String {
-        try RecordedCapture(name, withKeys: withKeys).render { PairingReport(output: $0, settings: ReportSettings()) }.text
+        try RecordedAnalysis(name, withKeys: withKeys).render { PairingReport(output: $0, settings: ReportSettings()) }.text
     }
 
     @Test("a pair-setup is a ladder from M1 to M6 with every item, decrypted sub-TLVs, timings and checks")
@@ -50,7 +53,7 @@ struct PairingReportTests {
 
     @Test("exchanges on concurrent connections are drawn apart, one ladder each")
     func concurrentConnections() throws {
-        let capture = try RecordedCapture("multi-connection")
+        let capture = try RecordedAnalysis("multi-connection")
         let exchanges = capture.events.filter { if case .pairingExchange = $0.kind { true } else { false } }.count
         let text = capture.render { PairingReport(output: $0, settings: ReportSettings()) }.text
         #expect(text.components(separatedBy: "\npair-").count - 1 == exchanges)
@@ -62,7 +65,7 @@ struct PairingReportTests {
 
     @Test("JSON carries the pairing messages and exchanges, nothing else")
     func json() throws {
-        let output = try RecordedCapture("bridge").render { PairingReport(output: $0, settings: ReportSettings(format: .ndjson)) }
+        let output = try RecordedAnalysis("bridge").render { PairingReport(output: $0, settings: ReportSettings(format: .ndjson)) }
         let types = try output.text.split(separator: "\n").map { try JSONDocument(bytes: Array($0.utf8)).root["type"]?.stringValue }
         #expect(Set(types.compactMap { $0 }) == ["header", "input-opened", "pairing-message", "pairing-exchange", "input-ended"])
         #expect(types.filter { $0 == "pairing-message" }.count == 10)

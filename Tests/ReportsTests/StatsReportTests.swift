@@ -1,12 +1,15 @@
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Stats report")
 struct StatsReportTests {
     @Test("each connection shows its TCP counters per direction and the frames of its session")
     func counters() throws {
-        let text = try RecordedCapture("lossy-link").render { StatsReport(output: $0, settings: ReportSettings()) }.text
+        let text = try RecordedAnalysis("lossy-link").render { StatsReport(output: $0, settings: ReportSettings()) }.text
         let rows = text.split(separator: "\n")
         let row = try #require(rows.first { $0.hasPrefix("  #2 ") })
         #expect(row.hasSuffix("c→a       73  11673        3             2     0          0      22     1024         0  yes"))
@@ -19,8 +22,9 @@ struct StatsReportTests {
 
     @Test("limits that were reached are named with the bound in force")
     func limitsReached() throws {
-        let capture = try RecordedCapture("multi-connection") { $0.limits.tcp.maximumConnections = 1 }
-        let limits = [StatsReport.LimitSetting(name: "tcp.connections", value: "1")]
+        var limits = AnalysisLimits()
+        limits.tcp.maximumConnections = 1
+        let capture = try RecordedAnalysis("multi-connection", configure: { $0.limits = limits })
         let text = capture.render { StatsReport(output: $0, settings: ReportSettings(), limits: limits) }.text
         #expect(text.contains("limits reached"))
         #expect(text.contains("tcp.connections (limit 1): "))
@@ -28,9 +32,8 @@ struct StatsReportTests {
 
     @Test("JSON carries the connections, the totals and the limits configured and reached")
     func json() throws {
-        let limits = [StatsReport.LimitSetting(name: "tcp.connections", value: "32768")]
-        let output = try RecordedCapture("lossy-link").render {
-            StatsReport(output: $0, settings: ReportSettings(format: .json), limits: limits)
+        let output = try RecordedAnalysis("lossy-link").render {
+            StatsReport(output: $0, settings: ReportSettings(format: .json), limits: AnalysisLimits())
         }
         let root = try JSONDocument(bytes: Array(output.text.utf8)).root
         #expect(root["connections"]?.arrayValue?.count == 2)

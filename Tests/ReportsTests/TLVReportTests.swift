@@ -1,7 +1,9 @@
-import HAPAnalysis
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("TLV report")
 struct TLVReportTests {

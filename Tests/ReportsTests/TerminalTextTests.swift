@@ -1,5 +1,8 @@
+import HAPCore
+import HAPEvents
 @testable import Reports
 import Testing
+import TestSupport
 
 @Suite("Terminal text")
 struct TerminalTextTests {

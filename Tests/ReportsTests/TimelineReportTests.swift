@@ -1,12 +1,14 @@
-import HAPAnalysis
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Timeline report")
 struct TimelineReportTests {
     static func render(_ name: String, _ selectors: [String] = [], format: ReportFormat = .text) throws -> TextBuffer {
-        try RecordedCapture(name).render {
+        try RecordedAnalysis(name).render {
             TimelineReport(output: $0, settings: ReportSettings(format: format), selectors: selectors.map(CharacteristicSelector.init))
         }
     }

@@ -1,12 +1,15 @@
+import HAPCore
+import HAPEvents
 import HAPJSON
 import Reports
 import Testing
+import TestSupport
 
 @Suite("Tree report")
 struct TreeReportTests {
     @Test("the accessory database is a box-drawn tree of accessories, services and characteristics")
     func fromCapture() throws {
-        let text = try RecordedCapture("bridge").render { TreeReport(output: $0, settings: ReportSettings()) }.text
+        let text = try RecordedAnalysis("bridge").render { TreeReport(output: $0, settings: ReportSettings()) }.text
         #expect(text.hasPrefix("hapscope Bridge  1A:2B:3C:4D:5E:6F  10.77.0.2:51826  /accessories at #43"))
         #expect(text.contains("├─ aid 2  Desk Lamp\n│  ├─ iid 1  Accessory Information  3E\n"))
         #expect(text.contains("│     └─ 10  Brightness  int %  0…100 step 1  pr pw ev  40 %\n"))
@@ -16,7 +19,7 @@ struct TreeReportTests {
 
     @Test("a dump reads the same as the capture it came from, in either JSON form")
     func fromDump() throws {
-        let capture = try RecordedCapture("bridge")
+        let capture = try RecordedAnalysis("bridge")
         let body = try #require(capture.accessoriesBody)
         let fromCapture = capture.render { TreeReport(output: $0, settings: ReportSettings()) }.text
         let tree = fromCapture.split(separator: "\n").dropFirst().joined(separator: "\n")
@@ -42,7 +45,7 @@ struct TreeReportTests {
 
     @Test("values that break their characteristic's rules and database problems are flagged")
     func badDatabase() throws {
-        let text = try RecordedCapture("bad-database").render { TreeReport(output: $0, settings: ReportSettings()) }.text
+        let text = try RecordedAnalysis("bad-database").render { TreeReport(output: $0, settings: ReportSettings()) }.text
         #expect(text.contains("├─ 10  Brightness    int %  0…100 step 1  pr pw ev  150 % (above the declared maximum 100.0)"))
         #expect(text.contains("! error duplicate-iid at byte"))
         #expect(text.contains("! error missing-accessory-information at byte"))
@@ -51,14 +54,14 @@ struct TreeReportTests {
 
     @Test("a capture without a readable database says what is missing")
     func noDatabase() throws {
-        let text = try RecordedCapture("bridge", withKeys: false).render { TreeReport(output: $0, settings: ReportSettings()) }.text
+        let text = try RecordedAnalysis("bridge", withKeys: false).render { TreeReport(output: $0, settings: ReportSettings()) }.text
         #expect(text.contains("no accessory database"))
         #expect(text.contains("--keylog"))
     }
 
     @Test("JSON gives each database with its source and the full tree")
     func json() throws {
-        let output = try RecordedCapture("bridge").render { TreeReport(output: $0, settings: ReportSettings(format: .json)) }
+        let output = try RecordedAnalysis("bridge").render { TreeReport(output: $0, settings: ReportSettings(format: .json)) }
         let root = try JSONDocument(bytes: Array(output.text.utf8)).root
         let database = try #require(root["databases"]?.arrayValue?.first)
         #expect(database["packet"]?.numberValue?.int64Value == 43)

@@ -1,6 +1,7 @@
 import Packets
 import Testing
 @testable import TCPReassembly
+import TestSupport
 
 /// Random conversations, cut into random segments, reordered, duplicated, overlapped and
 /// thinned out, checked against the streams they were cut from. Each case is fixed by its
@@ -26,7 +27,7 @@ import Testing
     /// straddle the cuts (consistent overlaps), duplicates, and a FIN for each stream; all
     /// shuffled together. Half the cases start their sequence numbers just below 2^32.
     static func makeConversation(seed: UInt64) -> Conversation {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         var conversation = Conversation()
         for direction in [TCPDirection.clientToServer, .serverToClient] {
             let length = Int.random(in: 0...3_000, using: &random)
@@ -131,7 +132,7 @@ import Testing
     @Test(arguments: 1_000..<1_150)
     func withSegmentsMissingTheGapsCoverExactlyTheBytesNeverCaptured(seed: UInt64) throws {
         var conversation = Self.makeConversation(seed: seed)
-        var random = SeededGenerator(seed: ~seed)
+        var random = SeededRandom(seed: ~seed)
         conversation.segments.removeAll { !$0.fin && Int.random(in: 0..<5, using: &random) == 0 }
         let h = Harness()
         let played = Self.play(conversation, on: h)

@@ -1,6 +1,7 @@
 import Packets
 import Testing
 @testable import TCPReassembly
+import TestSupport
 
 /// Hostile and garbled input: nothing may crash, memory stays within the limits, and the
 /// delegate's view of every connection stays consistent.
@@ -44,7 +45,7 @@ import Testing
 
     @Test(arguments: 0..<12)
     func randomSegmentsNeverBreakTheLimitsOrTheEventOrder(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let limits = TCPReassemblyLimits(
             maximumConnections: 16, maximumBufferedBytesPerDirection: 2_000, maximumBufferedBytes: 8_000,
             maximumOutOfOrderSegmentsPerDirection: 8, idleTimeout: .seconds(30), closedConnectionRetention: .seconds(5))

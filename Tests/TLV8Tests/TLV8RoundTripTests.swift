@@ -1,10 +1,11 @@
 import Testing
 import WireParsing
 @testable import TLV8
+import TestSupport
 
 @Suite struct TLV8RoundTripTests {
     /// Value lengths around every fragment boundary, and some anywhere.
-    static func randomLength(using generator: inout SeededGenerator) -> Int {
+    static func randomLength(using generator: inout SeededRandom) -> Int {
         let boundaries = [0, 0, 1, 16, 32, 64, 254, 255, 256, 384, 509, 510, 511, 765, 766]
         return Bool.random(using: &generator)
             ? boundaries.randomElement(using: &generator)!
@@ -13,7 +14,7 @@ import WireParsing
 
     /// A well-formed body: list entries of distinct types, separated by separators.
     static func randomBody(
-        maximumEntryCount: Int = 4, maximumEntryLength: Int = 6, using generator: inout SeededGenerator
+        maximumEntryCount: Int = 4, maximumEntryLength: Int = 6, using generator: inout SeededRandom
     ) -> [(type: TLV8Type, value: [UInt8])] {
         var items: [(type: TLV8Type, value: [UInt8])] = []
         let entryCount = Int.random(in: 1 ... maximumEntryCount, using: &generator)
@@ -49,7 +50,7 @@ import WireParsing
     }
 
     @Test func decodingAnEncodedBodyGivesBackItsItems() throws {
-        var generator = SeededGenerator(seed: 0x7C8_2024)
+        var generator = SeededRandom(seed: 0x7C8_2024)
         for _ in 0 ..< 200 {
             let items = Self.randomBody(using: &generator)
             let bytes = Self.encode(items)
@@ -73,7 +74,7 @@ import WireParsing
     /// Every prefix of a valid body either ends between fragments, and decodes cleanly to the
     /// fragments before it, or ends inside one, and is truncated exactly there.
     @Test func everyPrefixDecodesLenientlyAndIsTruncatedStrictlyWhereItEndsInsideAFragment() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         var bodies = try Fixture.allCases.map { try $0.bytes }
         bodies += (0 ..< 8).map { _ in
             Self.encode(Self.randomBody(maximumEntryCount: 2, maximumEntryLength: 3, using: &generator))

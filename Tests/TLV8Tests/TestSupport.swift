@@ -49,23 +49,6 @@ func ramp(_ count: Int, from start: UInt8 = 0) -> [UInt8] {
     (0 ..< count).map { start &+ UInt8(truncatingIfNeeded: $0) }
 }
 
-/// SplitMix64: a small, seeded generator, so every property-test run sees the same inputs.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One unfragmented item, written by hand so tests of decoding do not lean on the encoder.
 func tlv(_ type: TLV8Type, _ value: [UInt8]) -> [UInt8] {
     precondition(value.count <= 255, "tlv(_:_:) writes single fragments only")

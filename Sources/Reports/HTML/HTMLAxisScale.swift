@@ -1,3 +1,4 @@
+import HAPEvents
 /// A plot axis: a range widened to round numbers and the ticks on it, each step 1, 2, 2.5 or 5
 /// times a power of ten, so that labels read `21.5 22.0 22.5`, not `21.53 22.04`.
 struct HTMLAxisScale: Hashable {

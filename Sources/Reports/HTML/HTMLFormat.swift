@@ -1,3 +1,4 @@
+import HAPEvents
 import HAPCatalog
 import HAPJSON
 import Packets

@@ -1,4 +1,5 @@
-import HAPAnalysis
+import HAPEvents
+import HAPModel
 import HAPCatalog
 import HAPJSON
 

@@ -1,5 +1,5 @@
 import DNS
-import HAPAnalysis
+import HAPEvents
 import Packets
 
 /// The mDNS table: each advertised HAP and Matter instance with its TXT record explained, then

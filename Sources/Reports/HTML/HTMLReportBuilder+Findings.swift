@@ -1,6 +1,7 @@
+import HAPEvents
 /// The audit's findings, most severe first: severity, rule, title, explanation and evidence.
 extension HTMLReportBuilder {
-    func writeFindings(_ html: inout HTMLWriter, findings: [ReportFinding]) {
+    func writeFindings(_ html: inout HTMLWriter, findings: [Finding]) {
         html.section(id: "findings", title: "Findings") { html in
             if findings.isEmpty {
                 html.element("p", ["class": "ok"], text: "The audit found nothing to report.")
@@ -14,17 +15,17 @@ extension HTMLReportBuilder {
         }
     }
 
-    private func writeFinding(_ finding: ReportFinding, _ html: inout HTMLWriter) {
+    private func writeFinding(_ finding: Finding, _ html: inout HTMLWriter) {
         html.open("article", ["class": "finding finding-\(finding.severity)"])
         html.element("h3") { html in
             html.element("span", ["class": "badge sev-\(finding.severity)"], text: finding.severity.description)
             html.text(" " + finding.title + " ")
-            html.span("rule", finding.rule)
+            html.span("rule", finding.rule.id)
         }
-        html.element("p", text: finding.explanation)
-        if !finding.evidence.isEmpty {
+        html.element("p", text: finding.explanationWithReference)
+        if !finding.evidenceRows.isEmpty {
             html.table(class: "evidence", headers: ["Packet", "Time", "Connection", "Evidence"], numericColumns: [1]) { html in
-                for evidence in finding.evidence.prefix(limits.evidencePerFinding) {
+                for evidence in finding.evidenceRows.prefix(limits.evidencePerFinding) {
                     html.markup("<tr>")
                     html.packetCell(evidence.packet)
                     html.numberCell(evidence.time.map { HTMLFormat.offset(offset($0)) } ?? "—")
@@ -33,7 +34,7 @@ extension HTMLReportBuilder {
                     html.markup("</tr>\n")
                 }
             }
-            html.omissionNote(finding.evidence.count - limits.evidencePerFinding, "piece of evidence", "pieces of evidence",
+            html.omissionNote(finding.evidenceRows.count - limits.evidencePerFinding, "piece of evidence", "pieces of evidence",
                               reason: "a finding lists its first \(HTMLFormat.count(limits.evidencePerFinding))")
         }
         html.close("article")

@@ -1,5 +1,7 @@
+import TLV8
 import DNS
-import HAPAnalysis
+import HAPEvents
+import HAPModel
 import Packets
 
 /// The page header and the summary: inputs, time span, accessories, connections and sessions,
@@ -17,7 +19,7 @@ extension HTMLReportBuilder {
             """)
     }
 
-    func writeSummary(_ html: inout HTMLWriter, findings: [ReportFinding]) {
+    func writeSummary(_ html: inout HTMLWriter, findings: [Finding]) {
         html.section(id: "summary", title: "Summary") { html in
             writeSummaryCards(&html, findings: findings)
             writeInputs(&html)
@@ -35,7 +37,7 @@ extension HTMLReportBuilder {
         }
     }
 
-    private func writeSummaryCards(_ html: inout HTMLWriter, findings: [ReportFinding]) {
+    private func writeSummaryCards(_ html: inout HTMLWriter, findings: [Finding]) {
         let summary = model.summary
         let tallies = model.counts.pairingExchanges.values
         let pairingsSucceeded = tallies.reduce(0) { $0 + $1.succeeded }
@@ -130,7 +132,7 @@ extension HTMLReportBuilder {
                 html.numberCell(HTMLFormat.count(connection.pairingExchanges))
                 html.element("td") { html in writeSession(of: connection, &html) }
                 html.numberCell(HTMLFormat.count(connection.httpMessages))
-                html.cell(connection.closed.map { limits.clipped("#\($0.lastPacket.number) \($0.reason)") } ?? "open at the end of the capture")
+                html.cell(connection.closed.map { limits.clipped("#\($0.lastPacket.number) \($0.reason.wording)") } ?? "open at the end of the capture")
                 html.markup("</tr>\n")
             }
         }
@@ -160,7 +162,7 @@ extension HTMLReportBuilder {
         var detail = " after \(session.trigger.rawValue)"
         if let source = session.keySource { detail += " with \(source)" }
         html.text(detail)
-        if let reason = session.reason {
+        if let reason = session.undecryptableWording {
             html.markup("<br>")
             html.span("muted", limits.clipped(reason))
         }
@@ -201,13 +203,13 @@ extension HTMLReportBuilder {
         html.element("p", text: discovery + ".")
     }
 
-    private func writeSeverityCounts(_ html: inout HTMLWriter, findings: [ReportFinding]) {
+    private func writeSeverityCounts(_ html: inout HTMLWriter, findings: [Finding]) {
         guard !findings.isEmpty else {
             html.element("p", ["class": "ok"], text: "No findings.")
             return
         }
         html.markup("<p class=\"chips\">")
-        for severity in ReportFinding.Severity.allCases.reversed() {
+        for severity in Severity.allCases.reversed() {
             let count = findings.count { $0.severity == severity }
             html.element("span", ["class": "badge sev-\(severity)"], text: "\(count) \(severity)")
         }

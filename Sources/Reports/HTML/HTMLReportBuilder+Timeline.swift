@@ -1,4 +1,4 @@
-import HAPAnalysis
+import HAPEvents
 import HAPCatalog
 import HAPJSON
 import Packets

@@ -1,4 +1,6 @@
-import HAPAnalysis
+import TLV8
+import HAPEvents
+import HAPModel
 import HAPJSON
 import Packets
 
@@ -90,7 +92,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
             if let packet = event.packet, let number = activity.value?.value.numericValue {
                 recordPlotPoint(activity, value: number, packet: packet)
             }
-        case .inputOpened, .problem, .connectionOpened, .httpMessage, .sessionStarted, .sessionProblem,
+        case .inputOpened, .problem, .connectionOpened, .httpMessage, .sessionStarted, .sessionProblem, .decryptedData,
              .accessoryDatabase, .connectionClosed, .inputEnded:
             break
         }
@@ -98,7 +100,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
 
     /// The whole document: summary, accessory tree, pairing ladders, characteristic timeline with
     /// plots, mDNS table and `findings`. `title` names the report (e.g. the capture's file name).
-    public func render(findings: [ReportFinding], title: String) -> String {
+    public func render(findings: [Finding], title: String) -> String {
         var html = HTMLWriter()
         html.markup("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         html.open("meta", ["http-equiv": "Content-Security-Policy", "content": HTMLStyleSheet.contentSecurityPolicy])

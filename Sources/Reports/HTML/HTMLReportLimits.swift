@@ -1,3 +1,4 @@
+import HAPEvents
 /// How much of a capture the HTML report keeps. A report must open in a browser whatever the
 /// capture's size, and the builder's memory must not grow with what a hostile peer sends, so every
 /// list that grows with the capture keeps its first entries up to a cap, every text from the

@@ -1,3 +1,4 @@
+import HAPEvents
 import HAPCrypto
 import HAPJSON
 

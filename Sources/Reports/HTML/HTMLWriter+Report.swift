@@ -1,3 +1,4 @@
+import HAPEvents
 /// The pieces every section of the report is made of.
 extension HTMLWriter {
     /// `<section id=…><h2>title</h2>…</section>`.

@@ -1,3 +1,4 @@
+import HAPEvents
 /// Builds an HTML document in which nothing from the capture can become markup.
 ///
 /// Markup can only be written from `StaticString` literals — tag names, attribute names and fixed

@@ -1,28 +1,11 @@
 import Capture
 import Foundation
 import HAPAnalysis
+import HAPCore
+import HAPEvents
 import Packets
+import TestSupport
 import Testing
-
-/// A directory of its own for one test's files, removed when the test is done with it.
-final class ScratchDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("hapscope-hostile-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
-        return file(name)
-    }
-}
 
 /// One packet of a capture a test writes: the bytes kept, and the length the packet had on the
 /// wire when the snap length cut it.
@@ -36,24 +19,7 @@ struct CaptureRecord {
     }
 }
 
-/// The recorded captures in captures/, found from this file so that tests run from anywhere.
-enum RecordedCapture {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("captures").path
-
-    static func path(_ name: String) -> String { directory + "/" + name }
-
-    static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name))))
-    }
-
-    static func keyLog(_ scenario: String) throws -> KeyLog {
-        try KeyLog(parsing: String(contentsOfFile: path(scenario + ".keylog"), encoding: .utf8), source: scenario + ".keylog")
-    }
-}
-
-/// Everything `CaptureAnalyzer` said about one input, the way `hapscope` runs it.
+/// Everything the analysis said about one input, the way `hapscope` runs it.
 struct Analysis {
     let events: [HAPEvent]
 
@@ -65,14 +31,13 @@ struct Analysis {
     /// Analyses capture files one after another, as `hapscope summary a.pcap b.pcap` does.
     init(files: [String], configuration: AnalysisConfiguration = AnalysisConfiguration()) throws {
         var events: [HAPEvent] = []
-        let analyzer = CaptureAnalyzer(configuration: configuration) { events.append($0) }
+        let pipeline = AnalysisPipeline(configuration: configuration, consumers: [EventSink { events.append($0) }])
         do {
-            let reader = try CaptureFileReader(files: files)
-            analyzer.analyze(reader)
+            pipeline.run(try CaptureFileReader(files: files))
         } catch {
             // As `hapscope` does: a file that cannot be opened is reported, and the run ends.
-            analyzer.inputProblem(error.description)
-            analyzer.finish()
+            pipeline.inputProblem(error.description)
+            pipeline.finish()
         }
         self.events = events
     }

@@ -1,3 +1,6 @@
+import HAPCore
+import HAPEvents
+import TestSupport
 /// Hand-built link, IP, TCP and UDP headers, every field a parameter so that a test can break
 /// exactly one. Checksums are left zero: hapscope does not require them.
 enum Frames {

@@ -1,4 +1,7 @@
+import HAPCore
+import HAPEvents
 import Testing
+import TestSupport
 
 /// A short, valid plaintext HAP conversation on a connection of its own: pair-setup M1 and M2,
 /// then `GET /accessories` answered with a one-accessory database. Tests put it after the

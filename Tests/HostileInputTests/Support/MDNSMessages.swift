@@ -1,3 +1,6 @@
+import HAPCore
+import HAPEvents
+import TestSupport
 /// mDNS messages built byte by byte (RFC 1035 §4.1, RFC 6762, RFC 6763), valid and broken.
 enum MDNSMessages {
     /// A name in uncompressed wire form.

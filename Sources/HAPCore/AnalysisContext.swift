@@ -1,0 +1,53 @@
+import HAPEvents
+import Packets
+import WireParsing
+
+/// State shared by every transport of one analysis: the user's keys and settings, what earlier
+/// connections taught (long-term keys, accessory databases), the run's totals, and the one
+/// place events leave the analysis.
+package final class AnalysisContext {
+    package let configuration: AnalysisConfiguration
+    /// Long-term public keys learned from decrypted pair-setups in this run, by pairing id
+    /// (lower-cased: HAP compares identifiers without regard to case).
+    package var accessoryLTPKs: [String: [UInt8]] = [:]
+    package var controllerLTPKs: [String: [UInt8]] = [:]
+    package var databases = AccessoryDatabases()
+    package var summary = InputSummary()
+    private let sink: (HAPEvent) -> Void
+
+    package init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
+        self.configuration = configuration
+        self.sink = sink
+    }
+
+    package var keyLog: KeyLog { configuration.keyLog }
+    package var limits: AnalysisLimits { configuration.limits }
+
+    package func emit(_ kind: HAPEvent.Kind, _ packet: PacketInfo?) {
+        sink(HAPEvent(packet: packet, kind: kind))
+    }
+
+    package func accessoryLTPK(_ pairingID: String) -> [UInt8]? {
+        keyLog.accessoryLongTermPublicKey(pairingID) ?? accessoryLTPKs[pairingID.lowercased()]
+    }
+
+    package func controllerLTPK(_ pairingID: String) -> [UInt8]? {
+        keyLog.controllerLongTermPublicKey(pairingID) ?? controllerLTPKs[pairingID.lowercased()]
+    }
+
+    /// Counts a bound reached; the first time a bound is reached it is also reported as a
+    /// problem, so a long capture that hits it a million times says so once.
+    package func limitReached(_ limit: LimitName, _ message: String, _ packet: PacketInfo?) {
+        summary.limitsReached[limit, default: 0] += 1
+        if summary.limitsReached[limit] == 1 {
+            emit(.problem(CaptureProblem(.limitReached, message, limit: limit)), packet)
+        }
+    }
+
+    /// Counts `count` hits of a bound that a layer below counted itself (and so reported no
+    /// problem for).
+    package func addLimitHits(_ limit: LimitName, _ count: Int) {
+        guard count > 0 else { return }
+        summary.limitsReached[limit, default: 0] += count
+    }
+}

@@ -1,0 +1,28 @@
+import HAPJSON
+import WireParsing
+
+/// The accessory database (`/accessories` over IP, the attribute database over BLE and CoAP),
+/// and how it differs from the previous one seen for the same accessory.
+public struct AccessoryDatabaseEvent: Sendable {
+    public let connection: ConnectionInfo
+    /// The accessory's device id, when the connection is tied to one.
+    public let deviceID: String?
+    public let database: AccessoryDatabase?
+    /// Why the body could not be read as a database; the offset counts from the body's first byte.
+    public let error: DecodeError?
+    /// Changes from the previous database of the same accessory; nil for the first.
+    public let diff: AccessoryDatabaseDiff?
+    public let bodyByteCount: Int
+
+    public init(
+        connection: ConnectionInfo, deviceID: String?, database: AccessoryDatabase?, error: DecodeError?,
+        diff: AccessoryDatabaseDiff?, bodyByteCount: Int
+    ) {
+        self.connection = connection
+        self.deviceID = deviceID
+        self.database = database
+        self.error = error
+        self.diff = diff
+        self.bodyByteCount = bodyByteCount
+    }
+}

@@ -1,0 +1,31 @@
+import HAPJSON
+import HTTP1
+import Packets
+import TCPReassembly
+import WireParsing
+
+extension LimitName {
+    public static let frameLength = LimitName("frame.length")
+    public static let httpPendingRequests = LimitName("http.pending-requests")
+    public static let mdnsInstances = LimitName("mdns.instances")
+}
+
+/// Bounds on everything wire data can make the analysis hold, with safe defaults. Each is
+/// settable from the command line (`--limit NAME=VALUE`, see `AnalysisLimit.all`) and reported
+/// by its name when reached.
+public struct AnalysisLimits: Sendable {
+    public var tcp = TCPReassemblyLimits()
+    public var http = HTTPLimits()
+    public var json = JSONLimits()
+    public var fragments = FragmentReassemblyLimits()
+    /// The largest HAP frame hapscope buffers (HAP allows 1024; larger ones are decoded and flagged).
+    public var maximumFrameLength = 65535
+    /// Requests of one connection waiting for their responses; beyond it the oldest is forgotten
+    /// (its response then cannot be matched).
+    public var maximumPendingRequests = 1024
+    /// Service instances and accessory endpoints remembered from mDNS; beyond it the oldest are
+    /// forgotten, so a flood of made-up advertisements cannot grow memory.
+    public var maximumMDNSInstances = 4096
+
+    public init() {}
+}

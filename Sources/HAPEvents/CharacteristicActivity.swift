@@ -1,0 +1,55 @@
+import HAPCatalog
+import HAPJSON
+import Packets
+
+/// A characteristic read, write, event or (un)subscription: one entry of the timeline.
+public struct CharacteristicActivity: Sendable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case read
+        case write
+        case event
+        case subscribe
+        case unsubscribe
+    }
+
+    public let connection: ConnectionInfo
+    public let deviceID: String?
+    public let kind: Kind
+    public let id: CharacteristicID
+    /// From the accessory database when the capture holds one.
+    public let type: HAPUUID?
+    public let name: String?
+    public let unit: CharacteristicUnit?
+    public let format: CharacteristicFormat?
+    /// The value read, written or notified, typed by the characteristic's format where known.
+    public let value: InterpretedValue?
+    /// HAP status of the read or write (nil when the accessory reported none, i.e. success).
+    public let status: HAPStatus?
+    /// For writes: part of a timed write (`/prepare` first).
+    public let timedWrite: Bool
+    /// For writes: when the request was sent (the event's packet is the response).
+    public let requestPacket: PacketInfo?
+    /// Whether the accessory answered at all (a write with no response before the connection ended).
+    public let answered: Bool
+
+    public init(
+        connection: ConnectionInfo, deviceID: String?, kind: Kind, id: CharacteristicID, type: HAPUUID? = nil,
+        name: String? = nil, unit: CharacteristicUnit? = nil, format: CharacteristicFormat? = nil,
+        value: InterpretedValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
+        requestPacket: PacketInfo? = nil, answered: Bool = true
+    ) {
+        self.connection = connection
+        self.deviceID = deviceID
+        self.kind = kind
+        self.id = id
+        self.type = type
+        self.name = name
+        self.unit = unit
+        self.format = format
+        self.value = value
+        self.status = status
+        self.timedWrite = timedWrite
+        self.requestPacket = requestPacket
+        self.answered = answered
+    }
+}

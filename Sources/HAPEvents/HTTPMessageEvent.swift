@@ -1,0 +1,42 @@
+import HTTP1
+import Packets
+
+/// One HAP HTTP message as a peer sent it: plaintext, or recovered from encrypted frames.
+public struct HTTPMessageEvent: Sendable {
+    public let connection: ConnectionInfo
+    public let direction: HAPDirection
+    public let message: HTTPMessage
+    /// Whether the message travelled inside encrypted frames (and so was decrypted to be shown).
+    public let encrypted: Bool
+    /// The packets holding the message's first and last byte.
+    public let firstPacket: PacketInfo
+    public let lastPacket: PacketInfo
+    /// For a response: the request it answers (HAP answers in order; EVENTs answer nothing).
+    public let request: RequestReference?
+
+    public init(
+        connection: ConnectionInfo, direction: HAPDirection, message: HTTPMessage, encrypted: Bool,
+        firstPacket: PacketInfo, lastPacket: PacketInfo, request: RequestReference?
+    ) {
+        self.connection = connection
+        self.direction = direction
+        self.message = message
+        self.encrypted = encrypted
+        self.firstPacket = firstPacket
+        self.lastPacket = lastPacket
+        self.request = request
+    }
+
+    /// What a response answers: enough to name it and time the accessory.
+    public struct RequestReference: Sendable {
+        public let method: String
+        public let target: String
+        public let packet: PacketInfo
+
+        public init(method: String, target: String, packet: PacketInfo) {
+            self.method = method
+            self.target = target
+            self.packet = packet
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import HAPCore
+import HAPEvents
+import HAPJSON
+import HTTP1
+import Packets
+import WireParsing
+
+/// The accessory database and the characteristics of one HAP-over-IP connection: `/accessories`
+/// responses become `accessoryDatabase` events, `/characteristics` reads, writes and EVENTs
+/// become `characteristic` events typed by the database the run knows for the accessory.
+struct AttributeTracker {
+    private let context: AnalysisContext
+    private let info: ConnectionInfo
+
+    init(context: AnalysisContext, connection: ConnectionInfo) {
+        self.context = context
+        self.info = connection
+    }
+
+    /// The key the accessory's database is kept under: its device id, else its address.
+    private func databaseKey(deviceID: String?) -> String { deviceID ?? info.accessory.description }
+
+    // MARK: The accessory database
+
+    /// HAP: `GET /accessories` answered with 200 OK.
+    func accessoryDatabase(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
+        let key = databaseKey(deviceID: deviceID)
+        // Controllers fetch the database on every connection; an unchanged body is the database
+        // already known, so it is reported without being parsed and compared again.
+        if let known = context.databases[key], known.body.elementsEqual(message.body) {
+            context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
+                connection: info, deviceID: deviceID, database: known.database, error: nil,
+                diff: .unchanged, bodyByteCount: message.body.count)), packet)
+            return
+        }
+        var database: AccessoryDatabase?
+        var failure: DecodeError?
+        do {
+            var cursor = ByteCursor(message.bodySpan, layer: .json)
+            database = try AccessoryDatabase(parsing: &cursor, limits: context.limits.json)
+        } catch {
+            failure = error
+            if let limit = error.limit {
+                context.limitReached(limit, "\(info): a JSON limit was reached in /accessories: \(error)", packet)
+            }
+        }
+        let previous = context.databases[key]?.database
+        if let database { context.databases.store(database, body: Array(message.body), for: key) }
+        context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
+            connection: info, deviceID: deviceID, database: database, error: failure,
+            diff: database.flatMap { new in previous.map { AccessoryDatabaseDiff(from: $0, to: new) } },
+            bodyByteCount: message.body.count)), packet)
+    }
+
+    // MARK: Characteristics
+
+    /// HAP: `GET /characteristics` answered with 200 or 207: one read per entry.
+    func readResponse(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
+        guard let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self) else { return }
+        let database = database(deviceID: deviceID)
+        for entry in response.entries {
+            activity(.read, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
+        }
+    }
+
+    /// HAP: an `EVENT/1.0` notification: one event per entry.
+    func event(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
+        guard let event = decodeBody(message, packet: packet, as: CharacteristicEvent.self) else { return }
+        let database = database(deviceID: deviceID)
+        for entry in event.entries {
+            activity(.event, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
+        }
+    }
+
+    /// HAP: the answer to `PUT /characteristics`: 204 for all written, 207 with a status per
+    /// entry, anything else a failure of the whole write.
+    func writeResults(_ message: HTTPMessage, for request: PendingRequest, deviceID: String?, packet: PacketInfo) {
+        guard let writes = request.writes else { return }
+        var statuses: [CharacteristicID: HAPStatus] = [:]
+        if message.status == .multiStatus, let response = decodeBody(message, packet: packet, as: CharacteristicWriteResponse.self) {
+            for entry in response.entries { statuses[entry.id] = entry.status }
+        }
+        let failedWhole = ![HTTPStatus.noContent, .multiStatus, .ok].contains(message.status)
+        let database = database(deviceID: deviceID)
+        for entry in writes.entries {
+            let status = failedWhole ? HAPStatus.unableToCommunicate : statuses[entry.id]
+            if entry.value != nil {
+                activity(.write, entry.id, value: entry.value, status: status, deviceID: deviceID, packet: packet, database: database, request: request)
+            }
+            if let events = entry.eventsEnabled {
+                activity(events ? .subscribe : .unsubscribe, entry.id, value: nil, status: status, deviceID: deviceID, packet: packet,
+                         database: database, request: request)
+            }
+        }
+    }
+
+    /// The writes of a request the accessory never answered, when the connection ended.
+    func unansweredWrites(_ request: PendingRequest, deviceID: String?, packet: PacketInfo) {
+        let database = database(deviceID: deviceID)
+        for entry in request.writes?.entries ?? [] where entry.value != nil {
+            activity(.write, entry.id, value: entry.value, status: nil, deviceID: deviceID, packet: packet, database: database,
+                     request: request, answered: false)
+        }
+    }
+
+    private func activity(
+        _ kind: CharacteristicActivity.Kind, _ id: CharacteristicID, value: JSONValue?, status: HAPStatus?, deviceID: String?,
+        packet: PacketInfo, database: AccessoryDatabase?, request: PendingRequest? = nil, answered: Bool = true
+    ) {
+        let characteristic = database?.characteristic(id)
+        let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
+        context.emit(.characteristic(CharacteristicActivity(
+            connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type,
+            name: characteristic?.name, unit: characteristic?.unit, format: characteristic?.format,
+            value: interpreted,
+            status: status.flatMap { $0 == .success ? nil : $0 },
+            timedWrite: request?.timedWrite ?? false, requestPacket: request?.packet, answered: answered)), packet)
+    }
+
+    /// The accessory database this connection's characteristics are typed against.
+    private func database(deviceID: String?) -> AccessoryDatabase? {
+        context.databases[databaseKey(deviceID: deviceID)]?.database
+    }
+
+    /// Decodes a JSON body in place, reporting a failure as a problem naming the packet.
+    func decodeBody<Body: HAPJSONBody>(_ message: HTTPMessage, packet: PacketInfo, as _: Body.Type) -> Body? {
+        guard !message.body.isEmpty else { return nil }
+        do {
+            var cursor = ByteCursor(message.bodySpan, layer: .json)
+            return try Body(parsing: &cursor, limits: context.limits.json)
+        } catch {
+            if let limit = error.limit {
+                context.limitReached(limit, "\(info): a JSON limit was reached: \(error)", packet)
+            }
+            context.emit(.problem(CaptureProblem(
+                .undecodableBody, "\(info): body of \(Self.startLine(message)) is not valid HAP JSON: \(error)",
+                connection: info, direction: message.kind == .request ? .controllerToAccessory : .accessoryToController)), packet)
+            return nil
+        }
+    }
+
+    /// `PUT /characteristics`, `HTTP/1.1 207 Multi-Status`, `EVENT/1.0 200 OK`.
+    private static func startLine(_ message: HTTPMessage) -> String {
+        if let line = message.requestLine { return "\(line.method) \(line.target)" }
+        let scheme = message.kind == .event ? "EVENT" : "HTTP"
+        return message.statusLine.map { "\(scheme)/\($0.version) \($0.status)" } ?? "message"
+    }
+}

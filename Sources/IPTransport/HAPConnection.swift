@@ -1,0 +1,339 @@
+import HAPCore
+import HAPCrypto
+import HAPEvents
+import HAPJSON
+import HTTP1
+import Packets
+import TCPReassembly
+import TLV8
+import WireParsing
+
+/// One HAP-over-IP connection: plaintext HTTP and the pairing procedures, the switch to encrypted
+/// frames right after a successful pair-verify M4 (or transient pair-setup M4), and the HTTP
+/// inside the frames when the key log opens them; requests matched to their responses, and what
+/// they say about the accessory's attributes. Turns all of it into events.
+final class HAPConnection {
+    let tcp: TCPConnection
+    let info: ConnectionInfo
+    /// The TCP direction in which the controller sends.
+    private let controllerSends: TCPDirection
+    private let context: AnalysisContext
+    private(set) var deviceID: String?
+    private let sides: [Side]
+    private var pairing = PairingFollower()
+    private var requests: RequestLedger
+    private let attributes: AttributeTracker
+    private var encryptionStarted = false
+    private var httpMessageCount = 0
+
+    /// What one direction is doing: its HTTP, and once the session is encrypted, its frames.
+    private final class Side {
+        let direction: HAPDirection
+        let http: HTTPChannel
+        var frames: EncryptedChannel?
+        /// Offset of the next TCP byte of this direction.
+        var tcpOffset = 0
+        /// The TCP stream offset at which this direction's frames begin, when encryption started
+        /// in the middle of the piece being parsed.
+        var encryptionStartOffset: Int?
+
+        init(_ direction: HAPDirection, limits: HTTPLimits) {
+            self.direction = direction
+            http = HTTPChannel(direction, limits: limits)
+        }
+    }
+
+    init(tcp: TCPConnection, controllerSends: TCPDirection, recognisedBy: ConnectionOpenedEvent.Recognition,
+         deviceID: String?, context: AnalysisContext, packet: PacketInfo) {
+        self.tcp = tcp
+        self.controllerSends = controllerSends
+        self.context = context
+        info = ConnectionInfo(tcpConnection: tcp.id, controller: tcp.source(of: controllerSends), accessory: tcp.source(of: controllerSends.reversed))
+        self.deviceID = deviceID
+        sides = [Side(.controllerToAccessory, limits: context.limits.http), Side(.accessoryToController, limits: context.limits.http)]
+        requests = RequestLedger(maximumPending: context.limits.maximumPendingRequests)
+        attributes = AttributeTracker(context: context, connection: info)
+        context.emit(.connectionOpened(ConnectionOpenedEvent(
+            connection: info, deviceID: deviceID, handshakeSeen: tcp.handshakeSeen, recognisedBy: recognisedBy)), packet)
+    }
+
+    /// The capture began inside an encrypted session: neither the keys' exchange nor the frame
+    /// boundaries can be recovered, so the session is only counted.
+    func startedEncryptedBeforeCapture(packet: PacketInfo) {
+        encryptionStarted = true
+        for side in sides { side.frames = .startedBeforeCapture(side.direction) }
+        context.emit(.sessionStarted(SessionStartEvent(
+            connection: info, trigger: .beforeCapture, decryptable: [], keySource: nil,
+            undecryptableBecause: .startedBeforeCapture)), packet)
+    }
+
+    private func side(_ direction: HAPDirection) -> Side {
+        direction == .controllerToAccessory ? sides[0] : sides[1]
+    }
+
+    private func hapDirection(_ direction: TCPDirection) -> HAPDirection {
+        direction == controllerSends ? .controllerToAccessory : .accessoryToController
+    }
+
+    private func tcpDirection(_ direction: HAPDirection) -> TCPDirection {
+        direction == .controllerToAccessory ? controllerSends : controllerSends.reversed
+    }
+
+    // MARK: Bytes in
+
+    func receive(_ bytes: UnsafeRawBufferPointer, direction tcpDirection: TCPDirection, packet: PacketInfo) {
+        let side = side(hapDirection(tcpDirection))
+        let chunkStart = side.tcpOffset
+        side.tcpOffset += bytes.count
+        guard side.frames == nil else {
+            receiveEncrypted(bytes, side: side, packet: packet)
+            return
+        }
+        side.http.feed(bytes, packet: packet, to: self)
+        guard let switchedAt = side.encryptionStartOffset else { return }
+        // Encryption began inside this piece: what follows the pair-verify M4 is frames.
+        side.encryptionStartOffset = nil
+        let consumed = min(max(switchedAt - chunkStart, 0), bytes.count)
+        if consumed < bytes.count {
+            receiveEncrypted(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), side: side, packet: packet)
+        }
+    }
+
+    func gap(_ byteCount: UInt64, direction tcpDirection: TCPDirection, packet: PacketInfo) {
+        let side = side(hapDirection(tcpDirection))
+        side.tcpOffset += Int(clamping: byteCount)
+        context.emit(.problem(CaptureProblem(.streamGap,
+            "\(info) \(side.direction): \(byteCount) bytes missing from the capture; analysis resumes after them",
+            connection: info, direction: side.direction)), packet)
+        if let frames = side.frames {
+            frames.skipGap(byteCount, packet: packet, to: self)
+        } else {
+            side.http.skip(byteCount, packet: packet, to: self)
+        }
+    }
+
+    private func receiveEncrypted(_ bytes: UnsafeRawBufferPointer, side: Side, packet: PacketInfo) {
+        guard !bytes.isEmpty, let frames = side.frames else { return }
+        if frames.mayStartPlaintext(bytes) {
+            // Plaintext HTTP where frames are due: a peer that forgot, or never meant, to encrypt.
+            sessionProblem(.plaintextAfterEncryption, side.direction, counter: nil,
+                           "plaintext HTTP (\"\(Self.firstLine(bytes))\") after the session switched to encrypted frames", packet)
+            emitDecryptedData(bytes, side.direction, packet)
+            side.http.parseStrayPlaintext(bytes, packet: packet, to: self)
+            return
+        }
+        frames.receive(bytes, packet: packet, to: self)
+    }
+
+    // MARK: The switch to encrypted frames
+
+    /// Switches both directions to frames. `frameStarts` are the TCP stream offsets where each
+    /// direction's frames begin.
+    private func startSession(_ start: SessionStart, packet: PacketInfo, frameStarts: [HAPDirection: Int]) {
+        encryptionStarted = true
+        var decryptable: Set<HAPDirection> = []
+        var revealed: [HAPDirection: String]?
+        for side in sides {
+            side.http.restartForEncryptedFrames()
+            let key = start.keys[side.direction]
+            side.frames = EncryptedChannel(side.direction, key: key, maximumFrameLength: context.limits.maximumFrameLength)
+            guard let key else { continue }
+            decryptable.insert(side.direction)
+            if context.configuration.revealsSessionKeys {
+                revealed = (revealed ?? [:]).merging([side.direction: Hex.encode(key.secret.revealedBytes())]) { $1 }
+            }
+        }
+        var missing = start.missingKeys
+        if missing == nil, decryptable.count == 1, let only = decryptable.first { missing = .onlyOneDirection(only) }
+        var sequenceNumbers: [HAPDirection: UInt32] = [:]
+        for (direction, offset) in frameStarts {
+            guard let origin = tcp.streamOrigin(tcpDirection(direction)) else { continue }
+            sequenceNumbers[direction] = origin &+ UInt32(truncatingIfNeeded: offset)
+        }
+        context.emit(.sessionStarted(SessionStartEvent(
+            connection: info, trigger: start.trigger, decryptable: decryptable, keySource: start.source,
+            undecryptableBecause: missing, revealedKeys: revealed,
+            tcpFrameStart: sequenceNumbers.count == 2 ? sequenceNumbers : nil)), packet)
+    }
+
+    private func emitDecryptedData(_ bytes: UnsafeRawBufferPointer, _ direction: HAPDirection, _ packet: PacketInfo) {
+        guard context.configuration.emitsDecryptedData else { return }
+        context.emit(.decryptedData(DecryptedDataEvent(connection: info, direction: direction, plaintext: Array(bytes))), packet)
+    }
+
+    private func sessionProblem(_ kind: SessionProblemEvent.Kind, _ direction: HAPDirection, counter: UInt64?, _ message: String, _ packet: PacketInfo) {
+        context.emit(.sessionProblem(SessionProblemEvent(
+            connection: info, direction: direction, kind: kind, frameCounter: counter, message: message)), packet)
+    }
+
+    private static func firstLine(_ bytes: UnsafeRawBufferPointer) -> String {
+        let line = bytes.prefix(80).prefix { $0 != 0x0D && $0 != 0x0A }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    // MARK: Messages
+
+    private func handle(_ message: HTTPMessage, on channel: HTTPChannel, packet: PacketInfo) {
+        httpMessageCount += 1
+        let first = channel.packet(at: message.startOffset) ?? packet
+        let last = channel.packet(at: max(message.endOffset - 1, message.startOffset)) ?? packet
+        let answered = message.kind == .response ? requests.answer() : nil
+        let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
+        context.emit(.httpMessage(HTTPMessageEvent(
+            connection: info, direction: channel.direction, message: message, encrypted: encrypted,
+            firstPacket: first, lastPacket: last,
+            request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) })), last)
+
+        switch message.kind {
+        case .request:
+            handleRequest(message, packet: last)
+        case .response:
+            if let answered { handleResponse(message, to: answered, packet: last) }
+        case .event:
+            attributes.event(message, deviceID: deviceID, packet: last)
+        }
+    }
+
+    private func handleRequest(_ message: HTTPMessage, packet: PacketInfo) {
+        guard let line = message.requestLine else { return }
+        let target = message.hapRequestTarget
+        var request = PendingRequest(method: line.method.description, target: line.target, endpoint: target?.endpoint, packet: packet)
+        switch target?.endpoint {
+        case .pairSetup?, .pairVerify?, .pairings?:
+            pairingMessage(message, endpoint: target?.endpoint, direction: .controllerToAccessory, packet: packet)
+        case .characteristics? where request.method == "PUT":
+            request.writes = attributes.decodeBody(message, packet: packet, as: CharacteristicWriteRequest.self)
+        case .characteristics?:
+            request.readQuery = target?.characteristicQuery
+        case .prepare?:
+            if let prepare = attributes.decodeBody(message, packet: packet, as: PrepareRequest.self) {
+                requests.prepare(prepare, at: packet)
+            }
+        default:
+            break
+        }
+        if !requests.add(request) {
+            context.limitReached(.httpPendingRequests, "\(info): more requests waiting for responses than the http.pending-requests limit: the oldest is forgotten", packet)
+        }
+    }
+
+    private func handleResponse(_ message: HTTPMessage, to request: PendingRequest, packet: PacketInfo) {
+        switch request.endpoint {
+        case .pairSetup?, .pairVerify?, .pairings?:
+            pairingMessage(message, endpoint: request.endpoint, direction: .accessoryToController, packet: packet)
+        case .accessories? where message.status == .ok:
+            attributes.accessoryDatabase(message, deviceID: deviceID, packet: packet)
+        case .characteristics? where request.method == "PUT":
+            attributes.writeResults(message, for: request, deviceID: deviceID, packet: packet)
+        case .characteristics? where message.status == .ok || message.status == .multiStatus:
+            attributes.readResponse(message, deviceID: deviceID, packet: packet)
+        default:
+            break
+        }
+    }
+
+    private func pairingMessage(_ message: HTTPMessage, endpoint: HAPRequestTarget.Endpoint?, direction: HAPDirection, packet: PacketInfo) {
+        let procedure: PairingProcedure = switch endpoint {
+        case .pairSetup?: .pairSetup
+        case .pairVerify?: .pairVerify
+        default: .pairings
+        }
+        guard !message.body.isEmpty else { return }
+        let start = pairing.follow(procedure, direction: direction, body: message.bodySpan, packet: packet, connection: info, context: context)
+        if let id = pairing.accessoryID, deviceID == nil { deviceID = id }
+        if let start, !encryptionStarted {
+            // The message that completes the procedure is the last plaintext in its direction;
+            // the other direction's next byte is its first frame.
+            startSession(start, packet: packet, frameStarts: [direction: message.endOffset, direction.reversed: side(direction.reversed).tcpOffset])
+            side(direction).encryptionStartOffset = message.endOffset
+        }
+    }
+
+    // MARK: Closing
+
+    func close(reason: TCPCloseReason, packet: PacketInfo?) {
+        let end = packet ?? tcp.lastPacket
+        for side in sides where side.frames?.isDecrypting ?? true {
+            side.http.finish(packet: end, to: self)
+        }
+        pairing.finish(at: end, connection: info, context: context)
+        while let unanswered = requests.answer() {
+            attributes.unansweredWrites(unanswered, deviceID: deviceID, packet: end)
+        }
+        var frames: [HAPDirection: FrameStatistics] = [:]
+        if encryptionStarted {
+            for side in sides { frames[side.direction] = side.frames?.frames ?? FrameStatistics() }
+        }
+        context.emit(.connectionClosed(ConnectionSummary(
+            connection: info, deviceID: deviceID, reason: ConnectionCloseReason(reason), handshakeSeen: tcp.handshakeSeen,
+            firstPacket: tcp.firstPacket, lastPacket: tcp.lastPacket,
+            tcp: [.controllerToAccessory: .init(tcp.statistics(controllerSends)),
+                  .accessoryToController: .init(tcp.statistics(controllerSends.reversed))],
+            frames: frames, encrypted: encryptionStarted,
+            decrypted: Set(sides.filter { $0.frames?.hasDecrypted == true }.map(\.direction)),
+            httpMessages: httpMessageCount)), end)
+    }
+}
+
+// MARK: What the channels report
+
+extension HAPConnection: HTTPChannelReceiver {
+    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, packet: PacketInfo) {
+        handle(message, on: channel, packet: packet)
+    }
+
+    func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo) {
+        guard bytes.reason != .emptyLines else { return }
+        context.emit(.problem(CaptureProblem(.undecodableHTTP,
+            "\(info) \(channel.direction): \(bytes.range.count) bytes at stream offset \(bytes.range.lowerBound) skipped (\(bytes.reason))",
+            connection: info, direction: channel.direction)), packet)
+    }
+
+    func channel(_ channel: HTTPChannel, failed error: DecodeError, packet: PacketInfo) {
+        if let limit = error.limit {
+            context.limitReached(limit, "\(info) \(channel.direction): an HTTP limit was reached: \(error)", packet)
+        }
+        context.emit(.problem(CaptureProblem(.undecodableHTTP, "\(info) \(channel.direction): \(error)", connection: info, direction: channel.direction)), packet)
+    }
+}
+
+extension HAPConnection: EncryptedChannelReceiver {
+    func channel(_ channel: EncryptedChannel, decrypted plaintext: UnsafeRawBufferPointer, packet: PacketInfo) {
+        emitDecryptedData(plaintext, channel.direction, packet)
+        side(channel.direction).http.feed(plaintext, packet: packet, to: self)
+    }
+
+    func channelLostFrame(_ channel: EncryptedChannel, packet: PacketInfo) {
+        side(channel.direction).http.skip(1, packet: packet, to: self)
+    }
+
+    func channel(_ channel: EncryptedChannel, problem: SessionProblemEvent.Kind, counter: UInt64?, _ message: String, packet: PacketInfo) {
+        sessionProblem(problem, channel.direction, counter: counter, message, packet)
+    }
+
+    func channel(_ channel: EncryptedChannel, reached limit: LimitName, packet: PacketInfo) {
+        context.limitReached(limit, "\(info) \(channel.direction): a frame longer than the \(limit) limit", packet)
+    }
+}
+
+extension ConnectionCloseReason {
+    init(_ reason: TCPCloseReason) {
+        self = switch reason {
+        case .fin: .closed
+        case .reset: .reset
+        case .idleTimeout: .idleTimeout
+        case .evicted: .evicted
+        case .captureEnded: .captureEnded
+        case .portReused: .superseded
+        }
+    }
+}
+
+extension ConnectionSummary.TCPCounters {
+    init(_ statistics: TCPDirectionStatistics) {
+        self.init(
+            packets: statistics.packets, payloadBytes: statistics.payloadBytes, retransmissions: statistics.retransmissions,
+            outOfOrderSegments: statistics.outOfOrderSegments, conflictingOverlaps: statistics.conflictingOverlaps,
+            gaps: statistics.gaps, gapBytes: statistics.gapBytes, bytesDroppedByLimit: statistics.bytesDroppedByLimit)
+    }
+}

@@ -1,0 +1,125 @@
+import HAPEvents
+import HTTP1
+import Packets
+import WireParsing
+
+/// Receives what an `HTTPChannel` parses.
+protocol HTTPChannelReceiver: AnyObject {
+    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, packet: PacketInfo)
+    func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo)
+    /// The parser stopped at an error; it has been resumed past it.
+    func channel(_ channel: HTTPChannel, failed error: DecodeError, packet: PacketInfo)
+}
+
+/// One direction of a HAP connection's HTTP — the plaintext before the session is encrypted,
+/// the plaintext inside the frames after — with the packet that carried each stretch of the
+/// stream, and the recovery from errors the parser documents (report, then resume).
+///
+/// A class, so that the frame decryptor feeding it and the connection holding it use one value.
+final class HTTPChannel {
+    let direction: HAPDirection
+    private var parser: HTTPStreamParser
+    /// Packets of the parser's stream, by stream offset.
+    private var marks = StreamPacketMap()
+    /// Set while a stray plaintext message is parsed in a direction that should be encrypted.
+    private(set) var isParsingStrayPlaintext = false
+    private var isRunning = false
+    /// Set when the session switched to frames while a piece was being parsed: the rest of that
+    /// piece is frames, so nothing more parsed from it is delivered.
+    private var restartedWhileRunning = false
+
+    init(_ direction: HAPDirection, limits: HTTPLimits) {
+        self.direction = direction
+        self.parser = HTTPStreamParser(limits: limits)
+    }
+
+    /// Bytes of the stream fed so far.
+    var streamOffset: Int { parser.streamOffset }
+
+    /// The next bytes of the stream, which arrived in `packet`.
+    func feed(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
+        marks.mark(parser.streamOffset, packet)
+        run(packet, receiver) { (parser, handle) throws(DecodeError) in try parser.feed(bytes, handle) }
+        marks.forget(before: parser.streamOffset)
+    }
+
+    /// The packet that carried the stream byte at `offset`.
+    func packet(at offset: Int) -> PacketInfo? { marks.packet(at: offset) }
+
+    /// `byteCount` bytes of the stream are missing from the capture.
+    func skip(_ byteCount: UInt64, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
+        run(packet, receiver) { (parser, handle) throws(DecodeError) in try parser.skip(byteCount: byteCount, handle) }
+    }
+
+    /// The stream ended: what the parser holds is delivered or reported.
+    func finish(packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
+        run(packet, receiver) { (parser, handle) throws(DecodeError) in try parser.finish(handle) }
+    }
+
+    /// The session switched to encrypted frames: a new stream begins, the frames' plaintext.
+    /// Called while a piece is being parsed (the message that completed pair-verify was in it),
+    /// the rest of that piece is left unparsed: the caller feeds it to the frames.
+    func restartForEncryptedFrames() {
+        parser = HTTPStreamParser(limits: parser.limits)
+        marks = StreamPacketMap()
+        if isRunning { restartedWhileRunning = true }
+    }
+
+    /// Plaintext HTTP found where frames were due, parsed as a stream of its own so that the
+    /// stream of the frames is not disturbed.
+    func parseStrayPlaintext(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
+        var stray = HTTPStreamParser(limits: parser.limits)
+        swap(&stray, &parser)
+        let frameMarks = marks
+        marks = StreamPacketMap()
+        marks.mark(0, packet)
+        isParsingStrayPlaintext = true
+        run(packet, receiver) { (parser, handle) throws(DecodeError) in
+            try parser.feed(bytes, handle)
+            try parser.finish(handle)
+        }
+        isParsingStrayPlaintext = false
+        swap(&stray, &parser)
+        marks = frameMarks
+    }
+
+    /// Runs one parser operation, handing its messages and discards on, and recovering from an
+    /// error as the parser documents.
+    private func run(
+        _ packet: PacketInfo, _ receiver: some HTTPChannelReceiver,
+        _ operation: (inout HTTPStreamParser, (HTTPStreamEvent) -> Void) throws(DecodeError) -> Void
+    ) {
+        // The parser is moved out while it runs, so that it holds the only reference to its
+        // buffers: a copy would make its next append copy the whole message held so far.
+        var parser = HTTPStreamParser(limits: self.parser.limits)
+        swap(&parser, &self.parser)
+        isRunning = true
+        defer {
+            isRunning = false
+            // A restart replaced the parser with the frames' one: the one that ran is done with.
+            if restartedWhileRunning { restartedWhileRunning = false } else { swap(&parser, &self.parser) }
+        }
+        // A local function, not a stored closure, so that passing it costs no allocation.
+        func handle(_ event: HTTPStreamEvent) {
+            guard !restartedWhileRunning else { return }
+            switch event {
+            case .message(let message): receiver.channel(self, parsed: message, packet: packet)
+            case .discarded(let discarded): receiver.channel(self, discarded: discarded, packet: packet)
+            }
+        }
+        do {
+            try operation(&parser, handle)
+        } catch {
+            receiver.channel(self, failed: error, packet: packet)
+            // Each resume parses held bytes onward, so this ends; the bound guards against a parser bug.
+            for _ in 0..<1024 {
+                do {
+                    try parser.resume(handle)
+                    break
+                } catch {
+                    receiver.channel(self, failed: error, packet: packet)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import HAPJSON
+import HTTP1
+import Packets
+
+/// A request waiting for its response (HAP answers requests in order).
+struct PendingRequest {
+    let method: String
+    let target: String
+    let endpoint: HAPRequestTarget.Endpoint?
+    let packet: PacketInfo
+    var writes: CharacteristicWriteRequest?
+    var readQuery: HAPCharacteristicQuery?
+    var timedWrite = false
+}
+
+/// The requests of one connection still waiting for their responses, and the timed write
+/// prepared on it: HAP answers in order, so each response answers the oldest request.
+///
+/// Bounded: beyond `maximumPending` requests the oldest is forgotten (its response then cannot
+/// be matched), so a controller that never gets answers cannot grow memory.
+struct RequestLedger {
+    let maximumPending: Int
+    private var queue = RequestQueue()
+    private var preparedWrite: (pid: UInt64, expires: Timestamp)?
+
+    init(maximumPending: Int) {
+        self.maximumPending = maximumPending
+    }
+
+    var count: Int { queue.count }
+
+    /// Records a request; returns false when the oldest waiting one had to be forgotten for it.
+    mutating func add(_ request: PendingRequest) -> Bool {
+        var request = request
+        if let writes = request.writes, let pid = writes.pid, let prepared = preparedWrite, prepared.pid == pid,
+           request.packet.timestamp <= prepared.expires {
+            request.timedWrite = true
+        }
+        let forgot = queue.count >= maximumPending
+        if forgot { _ = queue.popFirst() }
+        queue.append(request)
+        return !forgot
+    }
+
+    /// HAP: a timed write must follow its `/prepare` within `ttl` milliseconds.
+    mutating func prepare(_ request: PrepareRequest, at packet: PacketInfo) {
+        let seconds = Int64(clamping: request.timeToLive / 1000 + 1)
+        preparedWrite = (request.pid, Timestamp(seconds: packet.timestamp.seconds &+ seconds, nanoseconds: packet.timestamp.nanoseconds))
+    }
+
+    /// The request a response answers: the oldest waiting.
+    mutating func answer() -> PendingRequest? {
+        queue.popFirst()
+    }
+}
+
+/// A first-in first-out queue that does not shift its elements on every removal.
+struct RequestQueue {
+    private var items: [PendingRequest] = []
+    private var head = 0
+
+    var count: Int { items.count - head }
+
+    mutating func append(_ request: PendingRequest) { items.append(request) }
+
+    mutating func popFirst() -> PendingRequest? {
+        guard head < items.count else { return nil }
+        defer {
+            head += 1
+            if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
+        }
+        return items[head]
+    }
+}

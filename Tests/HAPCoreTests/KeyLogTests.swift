@@ -1,0 +1,65 @@
+@testable import HAPCore
+import HAPCrypto
+import HAPEvents
+import Testing
+import TestSupport
+import WireParsing
+
+@Suite struct KeyLogTests {
+    private let controllerKey = String(repeating: "ab", count: 32)
+    private let secret = String(repeating: "CD", count: 32)
+
+    @Test func readsEveryLabelInEitherCaseSkippingCommentsAndBlankLines() throws {
+        let text = """
+            # written by the recording toolkit
+            PAIR_VERIFY_SHARED_SECRET \(controllerKey) \(secret)
+
+            CONTROL_WRITE_KEY\t\(controllerKey)\t\(secret)\r
+            PAIR_SETUP_SESSION_KEY \(controllerKey) \(String(repeating: "01", count: 64))
+            ACCESSORY_LTPK 1A:2B:3C:4D:5E:6F \(String(repeating: "02", count: 32))
+            CONTROLLER_LTPK 5b0d3c62-1111-2222-3333-444455556666 \(String(repeating: "03", count: 32))
+            """
+        let log = try KeyLog(parsing: text, source: "keys.txt")
+        let id = try #require(Hex.decode(controllerKey))
+        #expect(log.secret(.pairVerifySharedSecret, for: id)?.revealedBytes() == [UInt8](repeating: 0xCD, count: 32))
+        #expect(log.secret(.controlWriteKey, for: id) != nil)
+        #expect(log.secret(.controlReadKey, for: id) == nil)
+        #expect(log.pairSetupSessionKey(forControllerPublicKey: id + [UInt8](repeating: 9, count: 352))?.count == 64)
+        #expect(log.accessoryLongTermPublicKey("1a:2b:3c:4d:5e:6f") == [UInt8](repeating: 2, count: 32))
+        #expect(log.controllerLongTermPublicKey("5B0D3C62-1111-2222-3333-444455556666") == [UInt8](repeating: 3, count: 32))
+        #expect(log.warnings.isEmpty)
+    }
+
+    @Test func anUnknownLabelIsAWarningAndTheRestIsRead() throws {
+        let log = try KeyLog(parsing: "FUTURE_SECRET 00 11\nCONTROL_READ_KEY \(controllerKey) \(secret)\n", source: "k")
+        #expect(log.warnings.map(\.description) == ["k:1: unknown label 'FUTURE_SECRET', line ignored"])
+        #expect(log.counts[.controlReadKey] == 1)
+    }
+
+    @Test(arguments: [
+        ("CONTROL_READ_KEY \(String(repeating: "ab", count: 32))", "CONTROL_READ_KEY needs two fields after the label (id and secret), found 1"),
+        ("CONTROL_READ_KEY \(String(repeating: "ab", count: 32)) zz", "CONTROL_READ_KEY: the last field is not hex"),
+        ("CONTROL_READ_KEY \(String(repeating: "ab", count: 32)) abcd", "CONTROL_READ_KEY: the secret field should be 32 bytes, found 2"),
+        ("CONTROL_READ_KEY abcd \(String(repeating: "ab", count: 32))", "CONTROL_READ_KEY: the id field should be 32 bytes, found 2"),
+        ("PAIR_SETUP_SESSION_KEY \(String(repeating: "ab", count: 32)) \(String(repeating: "ab", count: 32))", "PAIR_SETUP_SESSION_KEY: the secret field should be 64 bytes, found 32"),
+    ])
+    func aMalformedLineIsAnErrorNamingFileAndLine(line: String, message: String) {
+        #expect(throws: KeyLog.Problem(severity: .error, source: "k", line: 1, message: message)) {
+            try KeyLog(parsing: line, source: "k")
+        }
+    }
+
+    @Test func secretsNeverAppearInDescriptions() throws {
+        let log = try KeyLog(parsing: "CONTROL_READ_KEY \(controllerKey) \(secret)", source: "k")
+        let id = try #require(Hex.decode(controllerKey))
+        let loaded = try #require(log.secret(.controlReadKey, for: id))
+        #expect(!String(describing: loaded).lowercased().contains("cdcd"))
+        #expect(!String(reflecting: log).lowercased().contains("cdcd"))
+    }
+
+    @Test func mergingCombinesEntriesFromSeveralFiles() throws {
+        var log = try KeyLog(parsing: "CONTROL_READ_KEY \(controllerKey) \(secret)", source: "a")
+        log.merge(try KeyLog(parsing: "CONTROL_WRITE_KEY \(controllerKey) \(secret)", source: "b"))
+        #expect(log.counts == [.controlReadKey: 1, .controlWriteKey: 1])
+    }
+}

@@ -1,0 +1,165 @@
+import Audit
+import Capture
+import Foundation
+import HAPAnalysis
+import HAPCore
+import HAPCrypto
+import HAPEvents
+import HAPJSON
+
+/// One recorded scenario of the corpus in `captures/`: the capture, its key log and the peers'
+/// ground truth (captures/README.md), found from this source file so that tests run from
+/// anywhere.
+///
+/// The scenarios are the truth files on disk, so a newly recorded capture is tested without
+/// editing a list: it is clean when its truth declares no misbehaviour.
+public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
+    public static let packageDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let directory = packageDirectory.appendingPathComponent("captures")
+
+    /// Every scenario of HAP over IP, by name, sorted.
+    public static let all: [String] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".truth.json") }.map { String($0.dropLast(".truth.json".count)) }.sorted()
+    }()
+
+    /// The scenarios of the libraries as published.
+    public static let clean: [String] = all.filter { (try? RecordedCapture($0).misbehaviours().isEmpty) == true }
+    /// The scenarios in which a peer breaks HAP's rules on purpose (`misbehaviours`).
+    public static let misbehaving: [String] = all.filter { !clean.contains($0) }
+
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public var description: String { name }
+
+    // MARK: Files
+
+    /// `NAME.pcap`, or `NAME.pcapng` for the dumpcap recording.
+    public var capturePath: String {
+        let base = Self.directory.appendingPathComponent(name).path
+        return FileManager.default.fileExists(atPath: base + ".pcap") ? base + ".pcap" : base + ".pcapng"
+    }
+
+    public var keyLogPath: String { Self.directory.appendingPathComponent(name + ".keylog").path }
+    public var truthPath: String { Self.directory.appendingPathComponent(name + ".truth.json").path }
+
+    /// A file of `captures/` by name, such as `bridge.pcap`.
+    public static func path(_ file: String) -> String { directory.appendingPathComponent(file).path }
+
+    public static func bytes(_ file: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(file))))
+    }
+
+    // MARK: The key log
+
+    /// The key log's lines that `keep` accepts (comments never), parsed as `--keylog` parses them.
+    public func keyLog(keeping keep: (String) -> Bool = { _ in true }) throws -> KeyLog {
+        let lines = try keyLogLines().filter(keep)
+        return try KeyLog(parsing: lines.joined(separator: "\n"), source: name + ".keylog")
+    }
+
+    /// The key log's lines without its comments.
+    public func keyLogLines() throws -> [String] {
+        try String(contentsOfFile: keyLogPath, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+    }
+
+    /// The secrets of the key log: the last field of every line whose label is not a public key.
+    public func secrets() throws -> [String] {
+        try keyLogLines().compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, !fields[0].hasSuffix("_LTPK") else { return nil }
+            return String(fields[2])
+        }
+    }
+
+    /// The session keys the key log gives directly (`CONTROL_WRITE_KEY`, `CONTROL_READ_KEY`).
+    public func sessionKeys() throws -> [String] {
+        try keyLogLines().compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[0] == "CONTROL_WRITE_KEY" || fields[0] == "CONTROL_READ_KEY" else { return nil }
+            return String(fields[2])
+        }
+    }
+
+    // MARK: The truth
+
+    public func truth() throws -> JSONValue {
+        try JSONDocument(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: truthPath)))).root
+    }
+
+    /// The truth's messages per connection (client endpoint) and direction, in the order sent.
+    public func truthMessages() throws -> [String: [HAPDirection: [[UInt8]]]] {
+        var result: [String: [HAPDirection: [[UInt8]]]] = [:]
+        for connection in try truth()["connections"]?.arrayValue ?? [] {
+            guard let client = connection["client"]?.stringValue else { continue }
+            for message in connection["messages"]?.arrayValue ?? [] {
+                guard let direction = message["direction"]?.stringValue.flatMap(HAPDirection.init(rawValue:)),
+                      let data = message["data"]?.stringValue.flatMap(Base64.decode) else { continue }
+                result[client, default: [:]][direction, default: []].append(data)
+            }
+        }
+        return result
+    }
+
+    /// What the recording toolkit journalled as broken on purpose: what the audit must find.
+    public struct Misbehaviour: Sendable, Hashable, CustomStringConvertible {
+        public let rule: String
+        /// The controller's `ip:port`, or nil for mDNS and the accessory as a whole.
+        public let connection: String?
+        public let detail: String
+
+        public var description: String { "\(rule) on \(connection ?? "no connection")" }
+    }
+
+    public func misbehaviours() throws -> [Misbehaviour] {
+        try truth()["misbehaviours"]?.arrayValue?.map { entry in
+            Misbehaviour(rule: entry["rule"]?.stringValue ?? "", connection: entry["connection"]?.stringValue,
+                         detail: entry["detail"]?.stringValue ?? "")
+        } ?? []
+    }
+
+    /// The setup code and setup ID the truth gives: what the user of the accessory knows.
+    public func setupCodeAndID() throws -> (code: SetupCode?, id: SetupID?) {
+        let truth = try truth()
+        return (try truth["setupCode"]?.stringValue.map { try SetupCode($0) }, try truth["setupId"]?.stringValue.map { try SetupID($0) })
+    }
+
+    // MARK: Analysis
+
+    /// Every event of analysing the capture with `configuration`, as `hapscope` runs it.
+    public func events(_ configuration: AnalysisConfiguration) throws -> [HAPEvent] {
+        var events: [HAPEvent] = []
+        let sink = EventSink { events.append($0) }
+        AnalysisPipeline(configuration: configuration, consumers: [sink]).run(try CaptureFileReader(files: [capturePath]))
+        return events
+    }
+
+    /// The audit's findings on the capture analysed with its key log (unless `keyLog` is false),
+    /// the setup code and setup ID given, and `configure`'s changes.
+    public func audit(
+        setupCode: String? = nil, setupID: String? = nil, keyLog useKeyLog: Bool = true,
+        thresholds: AuditThresholds = AuditThresholds(), configure: (inout AnalysisConfiguration) -> Void = { _ in }
+    ) throws -> [Finding] {
+        var configuration = AnalysisConfiguration(keyLog: useKeyLog ? try keyLog() : KeyLog())
+        configuration.setupCode = try setupCode.map { try SetupCode($0) }
+        configuration.setupID = try setupID.map { try SetupID($0) }
+        configure(&configuration)
+        let auditor = Auditor(configuration: AuditConfiguration(thresholds: thresholds))
+        AnalysisPipeline(configuration: configuration, consumers: [auditor]).run(try CaptureFileReader(files: [capturePath]))
+        return auditor.findings
+    }
+
+    /// Audits with what the truth file says the user knows: the setup code and setup ID.
+    public func auditAsTheUserWould() throws -> [Finding] {
+        let (code, id) = try setupCodeAndID()
+        return try audit { configuration in
+            configuration.setupCode = code
+            configuration.setupID = id
+        }
+    }
+}
