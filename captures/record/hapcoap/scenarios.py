@@ -77,6 +77,7 @@ class Scenario:
     setup_id: str = SETUP_ID
     port: int = COAP_PORT
     event_interval: float = 1.0  # the sensor steps once a second while anyone is subscribed
+    linger: float = 0.0  # seconds the controller stays up after its story, for answers still on their way
 
 
 def temperature_iid() -> int:
@@ -126,6 +127,7 @@ SCENARIOS: dict[str, Scenario] = {
             seed=9104,
             story="fault_reads_story",
             faults=AccessoryFaults(late=(LateResponse(FaultPoint(READ, temperature_iid(), 2), delay=17.0),)),
+            linger=3.0,
         ),
         Scenario(
             name="retransmission-differs",

@@ -100,6 +100,7 @@ async def fault_reads_story(story: Story) -> None:
     await pairing.put_characteristics([(*lamp_on, True)])
     await pairing.get_characteristics([temperature, lamp_on])
     await pairing.close()
+    await asyncio.sleep(story.scenario.linger)
 
 
 async def events_story(story: Story) -> None:

@@ -319,6 +319,37 @@ def controller_reactions(controller: list[dict]) -> list[str]:
     return notes
 
 
+def retransmission_notes(sent: list[Datagram], controller: list[dict]) -> list[str]:
+    """What each peer sent again, and what became of a copy whose payload differs from the original."""
+    notes: list[str] = []
+    for sender in ("controller", "accessory"):
+        copies = [d for d in sent if d.sender == sender and d.retransmission]
+        if copies:
+            confirmable = sum(1 for d in copies if d.message.type == "CON")
+            notes.append(
+                f"{sender}: {confirmable} confirmable messages sent again after the acknowledgement timeout (or on purpose), "
+                f"{len(copies) - confirmable} acknowledgements sent again from the deduplication cache for a duplicate"
+            )
+    originals: dict[tuple[str, str, str, int], bytes] = {}
+    opened = {r["payload"] for r in controller if r["kind"] in ("opened", "open-failed")}
+    for index, datagram in enumerate(sent):
+        message = datagram.message
+        key = (datagram.source, datagram.destination, message.type, message.message_id)
+        if key not in originals:
+            originals[key] = message.payload
+            continue
+        if originals[key] == message.payload:
+            continue
+        answer = next((d for d in sent[index + 1 :] if d.source == datagram.destination and d.message.message_id == message.message_id), None)
+        reaction = "its aiocoap treated it as a duplicate and did not pass it on: aiohomekit never opened it"
+        if b64(message.payload) in opened:
+            reaction = "aiohomekit opened it"
+        if answer is not None:
+            reaction += f"; the answer was the stored {answer.message.type} {answer.message.code_text} sent again"
+        notes.append(f"observed: message {index} repeats message ID {message.message_id} with another payload; {reaction}")
+    return notes
+
+
 def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any], KeyLog]:
     scenario = recording.scenario
     accessory = read_journal(recording.workdir / "accessory.jsonl")
@@ -337,6 +368,7 @@ def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any]
         f"observed: {r['text']}" for r in sorted((r for r in accessory + controller if r["kind"] == "observation"), key=lambda r: r["t"])
     ]
     notes += controller_reactions(controller)
+    notes += retransmission_notes(sent, controller)
     truth = {
         "schema": SCHEMA_VERSION,
         "transport": "coap",

@@ -181,7 +181,8 @@ def advertisement_count(capture: Path, accessory_address: str) -> int:
 def captured_datagrams(capture: Path, port: int) -> dict[tuple[str, str], list[tuple[float, bytes]]]:
     flows: dict[tuple[str, str], list[tuple[float, bytes]]] = {}
     fields = ("frame.time_epoch", "ipv6.src", "udp.srcport", "ipv6.dst", "udp.dstport", "udp.payload")
-    for time, source, sport, destination, dport, payload in tshark_fields(capture, f"udp.port == {port}", *fields):
+    # An ICMPv6 error quotes the datagram it is about; tshark would list the quoted UDP header too.
+    for time, source, sport, destination, dport, payload in tshark_fields(capture, f"udp.port == {port} && !icmpv6", *fields):
         flows.setdefault((f"[{source}]:{sport}", f"[{destination}]:{dport}"), []).append((float(time), bytes.fromhex(payload)))
     return flows
 
