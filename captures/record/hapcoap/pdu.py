@@ -33,21 +33,9 @@ CONTROL_TYPE_MASK = 0x0E
 # The byte before each event record's IID. aiohomekit ignores it; this accessory sends 0 (unconfirmed).
 EVENT_RECORD_CONTROL = 0x00
 
-# HomeKitADK HAPPDU.h HAPPDUOpcode 0x01–0x08; 0x09, 0x0B, 0x0C only in aiohomekit controller/coap/pdu.py
-# OpCode (UNK_09_READ_GATT, UNK_0B_SUBSCRIBE, UNK_0C_UNSUBSCRIBE) and roysjosh/nanoleaf-ltpdu README.rst.
-OPCODES = {
-    0x01: "characteristic-signature-read",
-    0x02: "characteristic-write",
-    0x03: "characteristic-read",
-    0x04: "characteristic-timed-write",
-    0x05: "characteristic-execute-write",
-    0x06: "service-signature-read",
-    0x07: "characteristic-configuration",
-    0x08: "protocol-configuration",
-    0x09: "database-read",
-    0x0B: "subscribe",
-    0x0C: "unsubscribe",
-}
+# HomeKitADK HAPPDU.h HAPPDUOpcode (0x02 write, 0x03 read); 0x09, 0x0B, 0x0C only in aiohomekit
+# controller/coap/pdu.py OpCode (UNK_09_READ_GATT, UNK_0B_SUBSCRIBE, UNK_0C_UNSUBSCRIBE) and
+# roysjosh/nanoleaf-ltpdu README.rst ("New HAP PDUs").
 OPCODE_WRITE, OPCODE_READ, OPCODE_DATABASE, OPCODE_SUBSCRIBE, OPCODE_UNSUBSCRIBE = 0x02, 0x03, 0x09, 0x0B, 0x0C
 
 # HomeKitADK HAPBLEPDU.h HAPBLEPDUStatus.
@@ -68,7 +56,6 @@ TLV_CHARACTERISTIC_IID = 0x05
 TLV_SERVICE_TYPE = 0x06
 TLV_SERVICE_IID = 0x07
 TLV_CHARACTERISTIC_PROPERTIES = 0x0A
-TLV_USER_DESCRIPTION = 0x0B
 TLV_PRESENTATION_FORMAT = 0x0C
 TLV_VALID_RANGE = 0x0D
 TLV_STEP_VALUE = 0x0E
@@ -206,17 +193,6 @@ def tlv_items(data: bytes) -> list[tuple[int, bytes]]:
         continuing = length == TLV_FRAGMENT
         offset += 2 + length
     return items
-
-
-def tlv_split_list(data: bytes) -> list[list[tuple[int, bytes]]]:
-    """The elements of a separator-delimited list, each as its items."""
-    elements: list[list[tuple[int, bytes]]] = [[]]
-    for item_type, value in tlv_items(data):
-        if item_type == TLV_SEPARATOR:
-            elements.append([])
-        else:
-            elements[-1].append((item_type, value))
-    return [element for element in elements if element]
 
 
 def value_body(value: bytes) -> bytes:

@@ -51,9 +51,9 @@ class Tlv8Tests(unittest.TestCase):
         self.assertEqual((encoded[0], encoded[1], encoded[257], encoded[258]), (0x16, 255, 0x16, 45))
         self.assertEqual(pdu.tlv_items(encoded), [(0x16, bytes(300))])
 
-    def test_a_list_is_split_at_its_empty_separators(self):
+    def test_list_items_are_separated_by_an_empty_separator_item(self):
         data = pdu.tlv_list([pdu.tlv(0x15, b"a"), pdu.tlv(0x15, b"b")])
-        self.assertEqual(pdu.tlv_split_list(data), [[(0x15, b"a")], [(0x15, b"b")]])
+        self.assertEqual(pdu.tlv_items(data), [(0x15, b"a"), (0x00, b""), (0x15, b"b")])
 
     def test_a_cut_off_item_is_rejected(self):
         with self.assertRaises(pdu.PduError):
