@@ -89,3 +89,80 @@ async def lamp_story(rig: Rig) -> None:
 
 async def not_implemented(rig: Rig) -> None:
     raise StoryError("story not written")
+
+
+async def paired_and_loaded(rig: Rig, code: str = SETUP_CODE):
+    discovery = await discover(rig)
+    pairing = await pair(rig, discovery, code)
+    await load_database(rig, pairing)
+    return pairing
+
+
+async def wrong_code_story(rig: Rig) -> None:
+    discovery = await discover(rig)
+    finish = await rig.step(discovery.async_start_pairing(ALIAS), 20, "pair-setup M1/M2")
+    try:
+        await rig.step(finish("111-22-333"), 30, "pair-setup with the wrong code")
+    except Exception as error:  # aiohomekit raises AuthenticationError on M4 Error=Authentication
+        rig.observe(f"aiohomekit raised {type(error).__name__} for the wrong setup code 111-22-333")
+    else:
+        raise StoryError("pair-setup with a wrong code succeeded")
+    pairing = await rig.step(finish(SETUP_CODE), 40, "pair-setup with the right code")
+    rig.observe("aiohomekit's second finish() disconnected and ran pair-setup again from M1 on a new connection")
+    pairing.dispatcher_connect(rig.on_values)
+    await load_database(rig, pairing)
+    await rig.step(pairing.get_characteristics([(AID, ON)]), 10, "read On")
+
+
+LOCK_TARGET = 99
+NOTE = 114
+
+
+async def multi_service_story(rig: Rig) -> None:
+    pairing = await paired_and_loaded(rig)
+    accessories = await rig.step(pairing.list_accessories_and_characteristics(), 10, "list the database")
+    linked = {s["iid"]: s.get("linked", []) for s in accessories[0]["services"]}
+    rig.note(f"aiohomekit linked services: { {k: v for k, v in linked.items() if v} }")
+    read = await rig.step(pairing.get_characteristics([(AID, 66), (AID, 82), (AID, 98), (AID, NOTE)]), 10, "reads")
+    rig.note(f"read battery, temperature, lock state and the {len(read[(AID, NOTE)]['value'])}-character note")
+    await rig.step(pairing.put_characteristics([(AID, LOCK_TARGET, 0)]), 10, "timed write of Lock Target State")
+    note = "hapscope rewrote this note: " + "0123456789" * 25
+    await rig.step(pairing.put_characteristics([(AID, NOTE, note)]), 10, "write the long note")
+    back = await rig.step(pairing.get_characteristics([(AID, NOTE)]), 10, "read the note back")
+    if back[(AID, NOTE)]["value"] != note:
+        raise StoryError("the long note did not read back")
+    rig.observe(f"aiohomekit wrote and read back a {len(note)}-byte string; Lock Target State went by Timed Write + Execute Write")
+
+
+async def long_values_story(rig: Rig) -> None:
+    await multi_service_story(rig)
+
+
+async def misbehaving_read_story(rig: Rig) -> None:
+    """Pair, load, then one armed read of On; aiohomekit's reaction is recorded, then a second read."""
+    pairing = await paired_and_loaded(rig)
+    rig.accessory.misbehaviour.armed = True
+    try:
+        result = await rig.step(pairing.get_characteristics([(AID, ON)]), 20, "the read the accessory answers wrongly")
+        rig.observe(f"aiohomekit's get_characteristics returned {result} (after its own retry, if any)")
+    except Exception as error:
+        rig.observe(f"aiohomekit raised {type(error).__name__}: {error}")
+    await asyncio.sleep(0.5)
+    rig.observe("aiohomekit " + ("kept the connection" if rig.accessory.connected else "dropped the connection"))
+
+
+async def unauthenticated_read_story(rig: Rig) -> None:
+    from aiohomekit.controller.ble.client import char_read
+    from aiohomekit.controller.ble.connection import establish_connection
+    from aiohomekit.model import CharacteristicsTypes, ServicesTypes
+
+    pairing = await paired_and_loaded(rig)
+    await wait_disconnected(rig, pairing)
+    pairing._shutdown = True  # keep aiohomekit's pairing from reconnecting on its own
+    discovery = rig.ble_controller.discoveries[DEVICE_ID.lower()]
+    client = await rig.step(establish_connection(discovery.device, "unauthenticated", lambda client: None), 10, "a plain connection")
+    characteristic = await client.get_characteristic(ServicesTypes.LIGHTBULB, CharacteristicsTypes.ON)
+    iid = await client.get_characteristic_iid(characteristic)
+    value = await rig.step(char_read(client, None, None, characteristic, iid), 10, "an unauthenticated Char-Read of On")
+    rig.observe(f"aiohomekit's char_read without a session returned {bytes(value).hex()} for On (IID {iid})")
+    await client.disconnect()

@@ -187,25 +187,37 @@ def _check_controller_fragments(pdus: list[dict], fragments: list[dict]) -> None
 
 
 def key_log(accessory: list[dict], controller: list[dict], truth: dict) -> list[str]:
-    keys = sorted((e for e in accessory + controller if e["kind"] == "key"), key=lambda e: e["t"])
-    seen: dict[tuple[str, str], str] = {}
+    """Key-log lines in the order the peers first computed them, each value once. Where the peers
+    derived different SRP session keys (a wrong setup code) aiohomekit's K is the line and the
+    accessory's follows as a comment; any other disagreement fails the recording."""
+    keys = sorted([dict(e, peer="accessory") for e in accessory if e["kind"] == "key"]
+                  + [dict(e, peer="controller") for e in controller if e["kind"] == "key"], key=lambda e: e["t"])
     lines = ["# hapscope key log (docs/keylog.md): HAP over Bluetooth LE, recorded by captures/record/hapble",
              f"# scenario {truth['scenario']}; accessory {truth['accessory']['deviceId']} at {truth['accessory']['address']}"]
     endpoints = {s["session"]: s for s in truth["sessions"]}
-    written_endpoints: set[str] = set()
+    written: dict[tuple[str, str], tuple[str, int, str]] = {}
     for e in keys:
         key = (e["label"], e["id"])
-        if key in seen:
-            if seen[key] != e["secret"] and e["label"] != "BROADCAST_KEY":
-                raise TruthError(f"the peers disagree on {e['label']} {e['id']}")
-            if e["label"] != "BROADCAST_KEY" or seen[key] == e["secret"]:
+        if key in written and e["label"] != "BROADCAST_KEY":
+            secret, line_number, peer = written[key]
+            if secret == e["secret"] or peer == e["peer"]:
                 continue
-        seen[key] = e["secret"]
+            if e["label"] != "PAIR_SETUP_SESSION_KEY":
+                raise TruthError(f"the peers disagree on {e['label']} {e['id']}")
+            controller_secret, accessory_secret = (secret, e["secret"]) if peer == "controller" else (e["secret"], secret)
+            lines[line_number] = f"PAIR_SETUP_SESSION_KEY {e['id']} {controller_secret}"
+            lines.insert(line_number + 1, f"# the accessory derived a different K for this pair-setup: {accessory_secret}")
+            written = {k: (v[0], v[1] + (1 if v[1] > line_number else 0), v[2]) for k, v in written.items()}
+            written[key] = (controller_secret, line_number, "both")
+            continue
+        if key in written and written[key][0] == e["secret"]:
+            continue
+        written[key] = (e["secret"], len(lines), e["peer"])
         lines.append(f"{e['label']} {e['id']} {e['secret']}")
         session = endpoints.get(e["id"])
-        if e["label"] == "CONTROL_READ_KEY" and session and e["id"] not in written_endpoints:
-            written_endpoints.add(e["id"])
+        if e["label"] == "CONTROL_READ_KEY" and session:
             lines.append(f"SESSION_ENDPOINTS {e['id']} {session['controller']} {session['accessory']}")
+            written[("SESSION_ENDPOINTS", e["id"])] = ("", len(lines) - 1, "both")
     return lines
 
 
