@@ -132,6 +132,8 @@ async def multi_service_story(rig: Rig) -> None:
     if back[(AID, NOTE)]["value"] != note:
         raise StoryError("the long note did not read back")
     rig.observe(f"aiohomekit wrote and read back a {len(note)}-byte string; Lock Target State went by Timed Write + Execute Write")
+    pairings = await rig.step(pairing.list_pairings(), 10, "List Pairings over the Pairings characteristic")
+    rig.observe(f"aiohomekit listed {len(pairings)} pairing(s): {[p['pairingId'] for p in pairings]}")
 
 
 async def long_values_story(rig: Rig) -> None:
