@@ -1,0 +1,106 @@
+"""The BLE scenarios: accessory database, MTU and fragment sizes, hooks and the controller story."""
+
+from __future__ import annotations
+
+from . import pdu
+from .accessory import Accessory, Misbehaviour, Session
+from .database import lamp, multi_service
+from .rig import Scenario
+from .stories import (
+    ON,
+    lamp_story,
+    long_values_story,
+    misbehaving_read_story,
+    multi_service_story,
+    unauthenticated_read_story,
+    wrong_code_story,
+)
+
+
+class ArmedMisbehaviour(Misbehaviour):
+    """Misbehaves once, on the first secured Char-Read of On after the story arms it."""
+
+    rule = ""
+    armed = False
+
+    def trigger(self, accessory: Accessory, session: Session, request: pdu.Request | None, detail: str) -> bool:
+        if not self.armed or not session.secured or (request is not None and (request.opcode != pdu.OP_CHAR_READ or request.iid != ON)):
+            return False
+        self.armed = False
+        accessory.journal.misbehaviour(self.rule, session.index, detail)
+        return True
+
+
+class WrongTid(ArmedMisbehaviour):
+    rule = "ble-wrong-tid"
+
+    def response_tid(self, accessory, session, request):
+        wrong = (request.tid + 1) % 256
+        if self.trigger(accessory, session, request, f"Char-Read of IID {ON} with TID {request.tid} answered with TID {wrong}"):
+            return wrong
+        return request.tid
+
+
+class NonceSkip(ArmedMisbehaviour):
+    rule = "ble-nonce-skip"
+
+    def __init__(self) -> None:
+        self.target = False
+
+    def seal_response(self, accessory, session, request):
+        self.target = self.armed and session.secured and request.opcode == pdu.OP_CHAR_READ and request.iid == ON
+        return True
+
+    def a2c_nonce(self, accessory, session, counter):
+        if self.target:
+            self.target = False
+            if self.trigger(accessory, session, None, f"response to the Char-Read of IID {ON} sealed with accessory-to-controller "
+                                                        f"counter {counter + 1} where {counter} was due"):
+                return counter + 1
+        return counter
+
+
+class PlaintextAfterSecure(ArmedMisbehaviour):
+    rule = "ble-plaintext-after-secure"
+
+    def seal_response(self, accessory, session, request):
+        if self.trigger(accessory, session, request, f"response to the Char-Read of IID {ON} (TID {request.tid}) sent in plaintext "
+                                                     f"after pair-verify"):
+            return False
+        return True
+
+
+class UnauthenticatedSecureRead(Misbehaviour):
+    rule = "ble-unauthenticated-secure-read"
+
+    def allow_read(self, accessory, session, characteristic):
+        accessory.journal.misbehaviour(self.rule, session.index, f"Char-Read of IID {characteristic.iid} (properties "
+                                       f"0x{characteristic.properties:04x}: secure read only) answered with its value "
+                                       f"without a secure session, instead of status 5 (Insufficient Authentication)")
+        return True
+
+
+SCENARIOS = [
+    Scenario("lamp", "Stand-alone lightbulb: discovery, unpaired identify, pair-setup, signature reads, pair-verify, reads, "
+             "writes, identify, connected events, a disconnected event via GSN with pair-resume, broadcast notification.",
+             lamp, lamp_story),
+    Scenario("wrong-code", "Pair-setup with the wrong code (M4 Error=Authentication), then with the right one on a new "
+             "connection; pair-verify and a read.", lamp, wrong_code_story, seed=2),
+    Scenario("multi-service", "Lamp, battery, temperature sensor, lock and a vendor service; linked services, a timed write, "
+             "a 300-byte value read and a 278-byte value written (several HAP fragments) at ATT MTU 185.",
+             multi_service, multi_service_story, accessory_name="hapscope BLE Combo", seed=3),
+    Scenario("long-values", "The multi-service accessory at the default ATT MTU of 23: Prepare/Execute Write for every request "
+             "fragment, Read Blob for every response fragment, pair-setup M2 in pairing-level FragmentData/FragmentLast.",
+             multi_service, long_values_story, accessory_name="hapscope BLE Combo", request_mtu=None,
+             response_fragment_limit=100, pairing_fragment_limit=150, seed=4),
+    Scenario("ble-wrong-tid", "Misbehaving: one response carries the wrong TID.", lamp, misbehaving_read_story,
+             misbehaviour=WrongTid, seed=5, clean=False),
+    Scenario("ble-nonce-skip", "Misbehaving: one response is sealed with a skipped nonce.", lamp, misbehaving_read_story,
+             misbehaviour=NonceSkip, seed=6, clean=False),
+    Scenario("ble-plaintext-after-secure", "Misbehaving: one response is sent in plaintext after pair-verify.", lamp,
+             misbehaving_read_story, misbehaviour=PlaintextAfterSecure, seed=7, clean=False),
+    Scenario("ble-unauthenticated-secure-read", "Misbehaving: a Char-Read of a secure-read-only characteristic without a "
+             "session is answered with the value.", lamp, unauthenticated_read_story, misbehaviour=UnauthenticatedSecureRead,
+             seed=8, clean=False),
+]
+BY_NAME = {s.name: s for s in SCENARIOS}
