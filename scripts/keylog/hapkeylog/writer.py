@@ -7,7 +7,8 @@ computed it and a crash loses at most the line being written.
 
 An exporter runs inside someone else's HAP stack, so nothing here may raise into it: the first
 failure (the file cannot be opened, the disk is full, a hook met a library version it does not
-know) is reported once on standard error and through ``logging``, and the exporter switches itself
+know) is reported once (through ``logging`` when the program set it up, else on standard error),
+and the exporter switches itself
 off while the stack goes on.
 """
 
@@ -137,11 +138,11 @@ class KeyLog:
             return
         try:
             status = os.fstat(descriptor)
-            if status.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            if stat.S_ISREG(status.st_mode) and status.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
                 self._report(f"warning: {self.path} can be read by other users (mode {stat.S_IMODE(status.st_mode):04o})")
             # A writer killed in the middle of a line leaves it unterminated; start on a fresh line
             # so that the damage stays on that one line (hapscope names it in one warning).
-            if status.st_size > 0 and os.pread(descriptor, 1, status.st_size - 1) != b"\n":
+            if stat.S_ISREG(status.st_mode) and status.st_size > 0 and _last_byte(self.path, status.st_size) != b"\n":
                 os.write(descriptor, b"\n")
         except OSError as error:
             os.close(descriptor)
@@ -171,15 +172,15 @@ class KeyLog:
         self._report(message)
 
     def _report(self, message: str) -> None:
+        # Through the program's logging when it set logging up (HAP-python and Home Assistant do),
+        # else straight to standard error: once either way.
         text = f"{self.tool}: {message}"
         try:
-            stream = self._error_stream or sys.stderr
-            print(text, file=stream, flush=True)
+            if self._error_stream is None and logger.hasHandlers():
+                logger.warning(text)
+            else:
+                print(text, file=self._error_stream or sys.stderr, flush=True)
         except Exception:  # noqa: BLE001 - a closed stderr must not take the stack down either
-            pass
-        try:
-            logger.warning(text)
-        except Exception:  # noqa: BLE001
             pass
 
     def close(self) -> None:
@@ -204,6 +205,14 @@ class KeyLog:
                 return None
 
         return call  # type: ignore[return-value]
+
+
+def _last_byte(path: str, size: int) -> bytes:
+    reader = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        return os.pread(reader, 1, size - 1)
+    finally:
+        os.close(reader)
 
 
 def _identifier_text(identifier: bytes | str) -> str:

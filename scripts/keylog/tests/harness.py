@@ -78,17 +78,26 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def peer_environment() -> dict[str, str]:
+# The one-import-line form, as a user would put ``import hapkeylog.<stack>`` first in the script.
+IMPORT_FIRST = ("import os, sys, runpy, hapkeylog.{exporter}; sys.argv = sys.argv[1:]; "
+                "sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], run_name='__main__')")
+
+
+def peer_environment(keylog_in_environment: Path | None = None) -> dict[str, str]:
     environment = dict(os.environ)
     environment.pop("HAPKEYLOGFILE", None)
+    if keylog_in_environment is not None:
+        environment["HAPKEYLOGFILE"] = str(keylog_in_environment)
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(KEYLOG_DIRECTORY), environment.get("PYTHONPATH")]))
     return environment
 
 
-def peer_command(peer: Peer, keylog: Path | None, arguments: list[str]) -> list[str]:
+def peer_command(peer: Peer, keylog: Path | None, arguments: list[str], *, import_form: bool = False) -> list[str]:
     script = str(PEERS / peer.script)
     if keylog is None:
         return [sys.executable, script, *arguments]
+    if import_form:
+        return [sys.executable, "-c", IMPORT_FIRST.format(exporter=peer.exporter), script, *arguments]
     return [sys.executable, "-m", f"hapkeylog.{peer.exporter}", "--keylog", str(keylog), script, *arguments]
 
 
@@ -129,6 +138,7 @@ def run_session(
     *,
     accessory_keylog: Path | None = None,
     controller_keylog: Path | None = None,
+    import_form: bool = False,
 ) -> Session:
     """Pair-setup, pair-verify, /accessories, reads, writes and events between two real stacks."""
     work.mkdir(parents=True, exist_ok=True)
@@ -138,8 +148,9 @@ def run_session(
     capture = PacketCapture(work / "session.pcap", port)
     accessory_log = open(work / "accessory.stderr", "w+")
     accessory_process = subprocess.Popen(
-        peer_command(accessory_peer, accessory_keylog, accessory_peer.arguments(work, "accessory", port)),
-        stdout=subprocess.DEVNULL, stderr=accessory_log, env=peer_environment(),
+        peer_command(accessory_peer, accessory_keylog, accessory_peer.arguments(work, "accessory", port), import_form=import_form),
+        stdout=subprocess.DEVNULL, stderr=accessory_log,
+        env=peer_environment(accessory_keylog if import_form else None),
     )
     try:
         deadline = time.monotonic() + ACCESSORY_START_SECONDS
@@ -148,11 +159,14 @@ def run_session(
                 raise RuntimeError(f"the {accessory} accessory did not start:\n{(work / 'accessory.stderr').read_text()}")
             time.sleep(0.05)
         controller_run = subprocess.run(
-            peer_command(controller_peer, controller_keylog, controller_peer.arguments(work, "controller", port)),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=peer_environment(), timeout=CONTROLLER_SECONDS,
+            peer_command(controller_peer, controller_keylog, controller_peer.arguments(work, "controller", port),
+                         import_form=import_form),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=CONTROLLER_SECONDS,
+            env=peer_environment(controller_keylog if import_form else None),
         )
         if controller_run.returncode != 0:
-            raise RuntimeError(f"the {controller} controller failed ({controller_run.returncode}):\n{controller_run.stderr}")
+            raise RuntimeError(f"the {controller} controller failed ({controller_run.returncode}):\n"
+                               + "\n".join(controller_run.stderr.splitlines()[-25:]))
     finally:
         if accessory_process.poll() is None:
             accessory_process.send_signal(signal.SIGTERM)

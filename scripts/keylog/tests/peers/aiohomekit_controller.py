@@ -16,6 +16,7 @@ from aiohomekit.characteristic_cache import CharacteristicCacheMemory
 from aiohomekit.controller.ip.connection import InsecureHomeKitProtocol, SecureHomeKitProtocol
 from aiohomekit.controller.ip.controller import IpController
 from aiohomekit.controller.ip.discovery import IpDiscovery
+from aiohomekit.exceptions import AuthenticationError
 from aiohomekit.model import Categories
 from aiohomekit.model.feature_flags import FeatureFlags
 from aiohomekit.model.status_flags import StatusFlags
@@ -24,6 +25,7 @@ from common import CONTROLLER_TO_ACCESSORY, NullAdvertiser, SentRecord, endpoint
 from session_plan import BRIGHTNESS, CURRENT_TEMPERATURE, EVENT_TIMEOUT_SECONDS, EVENTS_WANTED, ON, find
 
 OVERALL_TIMEOUT_SECONDS = 60
+SETUP_ATTEMPTS = 3
 
 
 def record_what_the_controller_sends(record: SentRecord) -> None:
@@ -33,6 +35,8 @@ def record_what_the_controller_sends(record: SentRecord) -> None:
 
         def make(original):
             async def send_bytes(self, payload: bytes):
+                if self.transport.is_closing():  # aiohomekit refuses to send on a closing transport
+                    return await original(self, payload)
                 record.sent(
                     client=endpoint(self.transport.get_extra_info("sockname")),
                     accessory=endpoint(self.transport.get_extra_info("peername")),
@@ -66,8 +70,15 @@ async def run(arguments) -> None:
         port=arguments.port,
     )
     discovery = IpDiscovery(controller, service)
-    finish_pairing = await discovery.async_start_pairing("bridge")
-    pairing = await finish_pairing(arguments.setup_code)
+    for attempt in range(1, SETUP_ATTEMPTS + 1):
+        try:
+            finish_pairing = await discovery.async_start_pairing("bridge")
+            pairing = await finish_pairing(arguments.setup_code)
+            break
+        except AuthenticationError:
+            # The SRP leading-zero mismatch between these libraries (docs/PROTOCOL.md): a fresh B next time.
+            if attempt == SETUP_ATTEMPTS:
+                raise
 
     accessories = await pairing.list_accessories_and_characteristics()
     on, brightness, temperature = (find(accessories, wanted) for wanted in (ON, BRIGHTNESS, CURRENT_TEMPERATURE))

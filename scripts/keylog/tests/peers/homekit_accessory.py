@@ -38,16 +38,24 @@ class NullZeroconf:
 
 
 class RecordingWriter:
-    """The handler's socket writer, recording the plaintext written before the session is encrypted."""
+    """The handler's socket writer, recording each message as it goes out.
 
-    def __init__(self, writer, handler, record: SentRecord) -> None:
-        self._writer, self._handler, self._record = writer, handler, record
+    Events are written from another thread than responses, both under the handler's write lock;
+    recording here, inside that lock and once the write succeeded, keeps the record in wire order.
+    """
+
+    def __init__(self, writer, handler, record: SentRecord, encrypting: threading.local) -> None:
+        self._writer, self._handler, self._record, self._encrypting = writer, handler, record, encrypting
 
     def write(self, data) -> int:
-        if not getattr(self._handler, "_test_writing_frames", False):
-            client, accessory = self._handler._test_endpoints
-            self._record.sent(client=client, accessory=accessory, direction=ACCESSORY_TO_CONTROLLER, data=bytes(data))
-        return self._writer.write(data)
+        written = self._writer.write(data)
+        # While write_encrypted_bytes runs on this thread, these are its frames: record its plaintext.
+        plaintext = getattr(self._encrypting, "plaintext", None)
+        self._encrypting.plaintext = None
+        client, accessory = self._handler._test_endpoints
+        self._record.sent(client=client, accessory=accessory, direction=ACCESSORY_TO_CONTROLLER,
+                          data=bytes(data) if plaintext is None else plaintext)
+        return written
 
     def __getattr__(self, name):
         return getattr(self._writer, name)
@@ -56,21 +64,20 @@ class RecordingWriter:
 def record_what_the_accessory_sends(record: SentRecord) -> None:
     handler_class = server_module.AccessoryRequestHandler
     original_setup, original_write_encrypted = handler_class.setup, handler_class.write_encrypted_bytes
+    encrypting = threading.local()
 
     def setup(self) -> None:
         original_setup(self)
         self._test_endpoints = (endpoint(self.client_address), endpoint(self.connection.getsockname()))
-        self.wfile = self.orig_wfile = RecordingWriter(self.wfile, self, record)
+        self.wfile = self.orig_wfile = RecordingWriter(self.wfile, self, record, encrypting)
 
     def write_encrypted_bytes(self, data) -> None:
-        # Gets each whole response or EVENT in plaintext and writes its encrypted frames.
-        client, accessory = self._test_endpoints
-        record.sent(client=client, accessory=accessory, direction=ACCESSORY_TO_CONTROLLER, data=bytes(data))
-        self._test_writing_frames = True
+        # Gets each whole response or EVENT in plaintext and writes its frames in one write.
+        encrypting.plaintext = bytes(data)
         try:
             original_write_encrypted(self, data)
         finally:
-            self._test_writing_frames = False
+            encrypting.plaintext = None
 
     handler_class.setup = setup
     handler_class.write_encrypted_bytes = write_encrypted_bytes

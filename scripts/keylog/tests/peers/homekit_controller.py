@@ -14,8 +14,12 @@ import http.client
 
 import homekit.controller.controller as controller_module
 from common import CONTROLLER_TO_ACCESSORY, SentRecord, endpoint, forbid_mdns
+from homekit.exceptions import AuthenticationError
 from homekit.http_impl.secure_http import SecureHttp
 from session_plan import BRIGHTNESS, CURRENT_TEMPERATURE, EVENT_TIMEOUT_SECONDS, EVENTS_WANTED, ON, find
+
+
+SETUP_ATTEMPTS = 3
 
 
 def record_what_the_controller_sends(record: SentRecord) -> None:
@@ -46,7 +50,14 @@ def main(arguments) -> None:
     record_what_the_controller_sends(SentRecord(arguments.record))
     controller_module.find_device_ip_and_port = lambda device_id, max_seconds=10: {"ip": "127.0.0.1", "port": arguments.port}
     controller = controller_module.Controller()
-    controller.perform_pairing("lamp", arguments.device_id, arguments.setup_code)
+    for attempt in range(1, SETUP_ATTEMPTS + 1):
+        try:
+            controller.perform_pairing("lamp", arguments.device_id, arguments.setup_code)
+            break
+        except AuthenticationError:
+            # SRP values with leading zeros are hashed differently by some peers (docs/PROTOCOL.md).
+            if attempt == SETUP_ATTEMPTS:
+                raise
     pairing = controller.get_pairings()["lamp"]
 
     accessories = pairing.list_accessories_and_characteristics()
