@@ -65,15 +65,22 @@ def keylog_path_from_environment(environment: dict[str, str] | None = None) -> s
 class KeyLog:
     """An append-only key-log file shared by every thread of the process."""
 
-    def __init__(self, path: str | os.PathLike[str], *, tool: str = "hapkeylog", error_stream=None) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, tool: str = "hapkeylog", error_stream=None,
+                 descriptor: int | None = None) -> None:
         self.path = os.fspath(path)
         self.tool = tool
         self._error_stream = error_stream
         self._lock = threading.Lock()
-        self._descriptor: int | None = None
+        self._descriptor: int | None = descriptor
         self._failed = False
         self._written_once: OrderedDict[str, None] = OrderedDict()
-        self._open()
+        if descriptor is None:
+            self._open()
+
+    @classmethod
+    def for_descriptor(cls, descriptor: int, name: str, *, tool: str = "hapkeylog") -> "KeyLog":
+        """Lines to an already open descriptor (a converter writing to standard output)."""
+        return cls(name, tool=tool, descriptor=descriptor)
 
     @property
     def active(self) -> bool:
