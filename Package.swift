@@ -62,11 +62,16 @@ let package = Package(
         library("Audit", ["HAPAnalysis", "DNS", "HAPCrypto", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing"]),
         library("Reports", ["HAPAnalysis", "Audit", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "Packets", "WireParsing"]),
 
+        // Field-level differences of JSON values, record sequences and accessory databases
+        // (`hapscope check`, and `hapscope diff`); JUnit XML for CI systems.
+        library("Differences", ["HAPJSON", "HAPCatalog"]),
+        library("JUnitXML"),
+
         // The command line.
         library("ArgumentParsing"),
         .executableTarget(
             name: "hapscope",
-            dependencies: ["ArgumentParsing", "HAPAnalysis", "Audit", "Reports", "Capture"],
+            dependencies: ["ArgumentParsing", "HAPAnalysis", "Audit", "Reports", "Capture", "Differences", "JUnitXML"],
             swiftSettings: swiftSettings),
         // Counts heap allocations for hapbench's per-operation figures; linked into hapbench only.
         .target(name: "CAllocationCounter"),
@@ -89,6 +94,8 @@ let package = Package(
         tests("HAPAnalysisTests", ["HAPAnalysis", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets", "TCPReassembly"]),
         tests("AuditTests", ["Audit", "HAPAnalysis", "Capture", "HAPJSON", "Packets", "TLV8"]),
         tests("ReportsTests", ["Reports", "HAPAnalysis", "Capture", "HAPJSON", "HAPCrypto", "Packets"]),
+        tests("DifferencesTests", ["Differences", "HAPJSON"]),
+        tests("JUnitXMLTests", ["JUnitXML"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
         tests("hapbenchTests", ["hapbench", "HAPJSON"]),
         // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).

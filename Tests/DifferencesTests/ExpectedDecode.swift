@@ -1,0 +1,31 @@
+import Differences
+import Testing
+
+/// Test support: an expectation that a decode (NDJSON) equals an expected one, which on failure
+/// lists the differences record by record and field by field, as `hapscope check` does, instead
+/// of two long lines.
+///
+/// For the shared test-support target: every golden NDJSON comparison of the suite can use it.
+enum ExpectedDecode {
+    /// How many differences a failure shows.
+    static let shownDifferences = 20
+
+    /// The failure's text when `decoded` differs from `expected` (the file `name`), else nil.
+    static func failureMessage(decoded: String, expected: String, name: String, ignoring: [IgnorePattern] = []) -> String? {
+        let comparison = NDJSONComparison(
+            expected: expected, decoded: decoded, options: .init(ignoring: ignoring, retainedDifferences: shownDifferences))
+        guard !comparison.isEqual else { return nil }
+        return (["the decode differs from \(name) (expected → decoded):"] + DifferenceText.lines(comparison).map { "  " + $0 })
+            .joined(separator: "\n")
+    }
+
+    /// Records an issue when `decoded` differs from `expected`.
+    static func expect(
+        _ decoded: String, equals expected: String, name: String, ignoring: [IgnorePattern] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        if let message = failureMessage(decoded: decoded, expected: expected, name: name, ignoring: ignoring) {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    }
+}
