@@ -81,10 +81,11 @@ public enum DifferenceText {
         return lines
     }
 
-    /// `line 37`, or `line 37 → 38` (expected → decoded) when the record is elsewhere.
+    /// `line 37`, or `line 37 → 38` (expected → decoded) when the record is elsewhere, and always
+    /// for a move.
     static func lineNumbers(_ record: RecordDifference) -> String {
         switch (record.expected?.line, record.decoded?.line) {
-        case (let old?, let new?) where old != new: "line \(old) → \(new)"
+        case (let old?, let new?) where old != new || record.change == .moved: "line \(old) → \(new)"
         case (let line?, _), (nil, let line?): "line \(line)"
         case (nil, nil): "line ?"
         }

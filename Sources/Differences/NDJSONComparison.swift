@@ -15,7 +15,8 @@ import HAPJSON
 ///    record whose packet number moved is a changed record; an unrelated one is not).
 ///
 /// Each pass is a `SequenceAlignment`, so it costs at most O((N + M) · D) for D edits up to its
-/// bound, and what the bound leaves is passed on. What no pass aligned is removed or added, except
+/// bound, and a region too different for the bound is passed on whole: a decode whose every
+/// record changed is aligned by identity in one step once the pass over lines gives up. What no pass aligned is removed or added, except
 /// records that are on both sides with the same content (without what is ignored): those moved.
 ///
 /// Differences come in the order of the expected sequence; added records where they were
@@ -96,6 +97,29 @@ public struct NDJSONComparison: Sendable {
     }
 }
 
+/// A line compared and hashed as its UTF-8 bytes: records are compared as written, and a
+/// decode's lines are too many and too long for `String`'s Unicode-aware comparison.
+private struct LineText: Hashable {
+    let text: Substring
+
+    init(_ text: Substring) {
+        self.text = text
+    }
+
+    static func == (lhs: LineText, rhs: LineText) -> Bool {
+        lhs.text.utf8.count == rhs.text.utf8.count && lhs.withBytes { left in rhs.withBytes { left.elementsEqual($0) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        withBytes { hasher.combine(bytes: $0) }
+    }
+
+    private func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        return Array(text.utf8).withUnsafeBytes(body)
+    }
+}
+
 /// The three-pass alignment behind `NDJSONComparison`.
 private struct RecordAligner {
     enum Side { case expected, decoded }
@@ -157,7 +181,8 @@ private struct RecordAligner {
         var leftOld: [Int] = []
         var leftNew: [Int] = []
         // Pass 1: equal lines. They need no comparing; only what lies between them goes on.
-        let byText = SequenceAlignment(expectedLines.map(\.text), decodedLines.map(\.text), maximumEditDistance: maximumEditDistance)
+        let byText = SequenceAlignment(
+            expectedLines.map { LineText($0.text) }, decodedLines.map { LineText($0.text) }, maximumEditDistance: maximumEditDistance)
         var textMatches: [(Int, Int)] = byText.matches.map { ($0.old, $0.new) }
         var previous = (-1, -1)
         for match in textMatches + [(expectedLines.count, decodedLines.count)] {

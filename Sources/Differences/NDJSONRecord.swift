@@ -33,10 +33,19 @@ public struct NDJSONRecord: Sendable {
     public var connection: JSONValue? { value?["connection"] }
 
     /// The lines of `text`: one record a line; a final line break ends the last record and does
-    /// not start another.
+    /// not start another. Split on the byte 0x0A, as NDJSON is, not on characters (which would
+    /// also take `\r\n` as one break, and cost a grapheme search through megabytes).
     public static func lines(of text: String) -> [Substring] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
+        var lines: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while let newline = utf8[index...].firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(text[start ..< newline])
+            index = utf8.index(after: newline)
+            start = index
+        }
+        if start != utf8.endIndex { lines.append(text[start...]) }
         return lines
     }
 }

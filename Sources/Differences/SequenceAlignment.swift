@@ -4,16 +4,18 @@
 /// E. W. Myers, "An O(ND) Difference Algorithm and Its Variations", Algorithmica 1 (1986): the
 /// greedy forward search for the furthest-reaching path on each diagonal, here with the trace of
 /// every round kept to read the path back. Common leading and trailing elements are matched first
-/// and cost nothing but the comparison.
+/// and cost nothing but comparing them.
 ///
 /// **Bound.** Finding an alignment with D insertions and deletions costs O((N + M) · D) time and
-/// O(D²) memory. The search stops after `maximumEditDistance` rounds: the alignment then keeps the
-/// path that got furthest (a common subsequence, though perhaps not the longest) and leaves the
-/// rest unmatched, for a coarser alignment (`NDJSONComparison` aligns those records again by
-/// identity, then by type) or for pairing by position. With the default of 1000, a decode of
-/// N + M records costs at most about 1000 · (N + M) comparisons of interned integers and 4 MB of
-/// trace, however different the two sides are; 1000 edits is 500 changed records, far more than a
-/// person reads, while a handful of changes in a long capture costs one pass.
+/// O(D²) memory (the trace). The search gives up after `maximumEditDistance` rounds: the
+/// alignment then holds only the common leading and trailing elements, and the middle is left
+/// unaligned, whole, for a coarser alignment (`NDJSONComparison` aligns those records again by
+/// identity, then by type) or for pairing by position. A partial path would be a common
+/// subsequence, but one whose matches between repeated elements (two identical header records
+/// 500 records apart) can shift everything after them; an honest "too different here" serves
+/// the next pass better. Where the sides differ almost everywhere, snakes are short and a failed
+/// search costs about D²/2 steps, not (N + M) · D. With the default of 1000 (500 changed records,
+/// far more than a person reads), that is half a million steps and 4 MB of trace at most.
 public struct SequenceAlignment: Hashable, Sendable {
     /// One element of the old sequence matched with one of the new.
     public struct Match: Hashable, Sendable {
@@ -31,8 +33,8 @@ public struct SequenceAlignment: Hashable, Sendable {
 
     /// The matched elements, in increasing order on both sides.
     public let matches: [Match]
-    /// Whether the bound stopped the search, so that `matches` may be shorter than the longest
-    /// common subsequence.
+    /// Whether the bound stopped the search, so that only the common leading and trailing elements
+    /// are matched.
     public let reachedBound: Bool
 
     /// Aligns `old[oldRange]` with `new[newRange]`; indexes in `matches` are those of the arrays.
@@ -40,7 +42,21 @@ public struct SequenceAlignment: Hashable, Sendable {
         _ old: [Key], _ new: [Key], oldRange: Range<Int>? = nil, newRange: Range<Int>? = nil,
         maximumEditDistance: Int = SequenceAlignment.defaultMaximumEditDistance
     ) {
-        // Intern the keys, so that the search compares integers however large the keys are.
+        let oldRange = oldRange ?? old.indices
+        let newRange = newRange ?? new.indices
+        // Common leading and trailing elements are matched by comparing them; only the middle is
+        // interned, so that the search compares integers however large the keys are.
+        var prefix = 0
+        while prefix < oldRange.count, prefix < newRange.count, old[oldRange.lowerBound + prefix] == new[newRange.lowerBound + prefix] {
+            prefix += 1
+        }
+        var suffix = 0
+        while suffix < oldRange.count - prefix, suffix < newRange.count - prefix,
+              old[oldRange.upperBound - 1 - suffix] == new[newRange.upperBound - 1 - suffix] {
+            suffix += 1
+        }
+        let oldMiddle = oldRange.lowerBound + prefix ..< oldRange.upperBound - suffix
+        let newMiddle = newRange.lowerBound + prefix ..< newRange.upperBound - suffix
         var ids: [Key: Int] = [:]
         func id(_ key: Key) -> Int {
             if let id = ids[key] { return id }
@@ -48,13 +64,11 @@ public struct SequenceAlignment: Hashable, Sendable {
             ids[key] = id
             return id
         }
-        let oldRange = oldRange ?? old.indices
-        let newRange = newRange ?? new.indices
-        let a = old[oldRange].map(id)
-        let b = new[newRange].map(id)
-        var search = MyersSearch(a, b, maximumEditDistance: max(0, maximumEditDistance))
-        let found = search.run()
-        matches = found.map { Match(old: oldRange.lowerBound + $0.old, new: newRange.lowerBound + $0.new) }
+        var search = MyersSearch(old[oldMiddle].map(id), new[newMiddle].map(id), maximumEditDistance: max(0, maximumEditDistance))
+        let middle = search.run()
+        matches = (0 ..< prefix).map { Match(old: oldRange.lowerBound + $0, new: newRange.lowerBound + $0) }
+            + middle.map { Match(old: oldMiddle.lowerBound + $0.old, new: newMiddle.lowerBound + $0.new) }
+            + (0 ..< suffix).map { Match(old: oldMiddle.upperBound + $0, new: newMiddle.upperBound + $0) }
         reachedBound = search.reachedBound
     }
 }
@@ -72,29 +86,14 @@ private struct MyersSearch {
         self.maximumEditDistance = maximumEditDistance
     }
 
-    mutating func run() -> [SequenceAlignment.Match] {
-        var prefix = 0
-        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        var matches = (0 ..< prefix).map { SequenceAlignment.Match(old: $0, new: $0) }
-        let middle = middleMatches(from: prefix, oldEnd: a.count - suffix, newEnd: b.count - suffix)
-        matches += middle
-        // The common suffix is matched only when the middle was aligned to its end; otherwise the
-        // unmatched stretch runs on to the end of both sides.
-        if !reachedBound {
-            matches += (0 ..< suffix).map { SequenceAlignment.Match(old: a.count - suffix + $0, new: b.count - suffix + $0) }
-        }
-        return matches
-    }
-
     /// The furthest x reached on each diagonal k (same parity as d) after round d, k = -d...d,
     /// stored at (k + d) / 2.
     private typealias Round = [Int]
 
-    private mutating func middleMatches(from start: Int, oldEnd: Int, newEnd: Int) -> [SequenceAlignment.Match] {
-        let n = oldEnd - start
-        let m = newEnd - start
+    /// The matches of a shortest edit script from `a` to `b`; none when the bound is reached.
+    mutating func run() -> [SequenceAlignment.Match] {
+        let n = a.count
+        let m = b.count
         guard n > 0, m > 0 else { return [] }
         let bound = min(n + m, maximumEditDistance)
         var trace: [Round] = []
@@ -102,7 +101,7 @@ private struct MyersSearch {
         /// Follows equal elements from (x, y) on its diagonal; x after the snake.
         func snake(_ x: Int, _ y: Int) -> Int {
             var x = x, y = y
-            while x < n, y < m, a[start + x] == b[start + y] {
+            while x < n, y < m, a[x] == b[y] {
                 x += 1
                 y += 1
             }
@@ -125,22 +124,14 @@ private struct MyersSearch {
                 round[slot] = end
                 if end >= n, end - k >= m {
                     trace.append(round)
-                    return pathMatches(trace: trace, d: d, k: k, n: n, m: m, offset: start)
+                    return pathMatches(trace: trace, d: d, k: k, n: n, m: m)
                 }
             }
             trace.append(round)
         }
-        // The bound is reached: keep the path that got furthest along both sequences.
+        // The bound is reached: the middle is left to whoever aligns it next.
         reachedBound = true
-        let last = trace[bound]
-        var best: (k: Int, progress: Int)?
-        for slot in 0 ... bound where last[slot] >= 0 {
-            let k = 2 * slot - bound
-            let progress = 2 * last[slot] - k
-            if best.map({ progress > $0.progress }) ?? true { best = (k, progress) }
-        }
-        guard let best else { return [] }
-        return pathMatches(trace: trace, d: bound, k: best.k, n: n, m: m, offset: start)
+        return []
     }
 
     /// Where the path on diagonal k in round d starts, before its snake: one step down from
@@ -166,7 +157,7 @@ private struct MyersSearch {
 
     /// The matched elements of the path ending on diagonal k after round d, read back through the
     /// trace.
-    private func pathMatches(trace: [Round], d: Int, k: Int, n: Int, m: Int, offset: Int) -> [SequenceAlignment.Match] {
+    private func pathMatches(trace: [Round], d: Int, k: Int, n: Int, m: Int) -> [SequenceAlignment.Match] {
         var matches: [SequenceAlignment.Match] = []
         var d = d, k = k
         var x = trace[d][(k + d) / 2]
@@ -182,7 +173,7 @@ private struct MyersSearch {
             }
             // The snake from the origin to x is matched, element by element.
             for step in stride(from: x - 1, through: start, by: -1) {
-                matches.append(SequenceAlignment.Match(old: offset + step, new: offset + step - k))
+                matches.append(SequenceAlignment.Match(old: step, new: step - k))
             }
             if d == 0 { break }
             d -= 1

@@ -34,7 +34,7 @@ import Testing
         #expect(found[0].hasPrefix(#"line 6 removed: mdns-query #8: {"type":"mdns-query","packet":8,"#))
         #expect(found[0].hasSuffix("…"))
         #expect(found[1] == "line 41 → 39 moved: characteristic #47, connection 2, read 2.10 Brightness"
-            || found[1] == "line 40 moved: characteristic #47, connection 2, read 4.9 On", "\(found[1])")
+            || found[1] == "line 40 → 40 moved: characteristic #47, connection 2, read 4.9 On", "\(found[1])")
         #expect(found[2] == #"line 91 added: note #99: {"type":"note","packet":99}"#)
         #expect(found[3] == "3 differences in 3 records: 1 record added, 1 record removed, 1 record moved; by record type: characteristic 1, mdns-query 1, note 1")
     }
