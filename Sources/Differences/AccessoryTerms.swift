@@ -57,6 +57,7 @@ public struct AccessoryTerms: Hashable, Sendable, CustomStringConvertible {
     /// when the path is in no accessory, service or characteristic.
     public init?(path: FieldPath, in value: JSONValue, recordType: String?) {
         if recordType == "characteristic" {
+            if case .key(let member)? = path.segments.first, Self.framingMembers.contains(member) { return nil }
             guard let iid = value["iid"] else { return nil }
             let name = value["name"]?.stringValue ?? value["characteristicType"]?.stringValue.flatMap(Self.characteristicName)
             self.init(element: .characteristic, aid: value["aid"].map(Self.text), iid: Self.text(iid), name: name, member: path)
@@ -92,6 +93,12 @@ public struct AccessoryTerms: Hashable, Sendable, CustomStringConvertible {
             ?? characteristic["description"]?.stringValue
         self.init(element: .characteristic, aid: aid, iid: characteristic["iid"].map(Self.text), name: name, member: FieldPath(Array(segments)))
     }
+
+    /// The members of a `characteristic` record that say where and when, not what: a change in
+    /// them is not the characteristic's.
+    static let framingMembers: Set<String> = [
+        "type", "packet", "time", "timestamp", "connection", "client", "accessory", "deviceID", "requestPacket", "requestTime",
+    ]
 
     private static func element(_ array: JSONValue, _ index: Int) -> JSONValue? {
         guard let elements = array.arrayValue, elements.indices.contains(index), elements[index].objectValue != nil else { return nil }

@@ -17,7 +17,7 @@ extension Command {
         help: "show at most N differences per capture (\(CheckSettings.defaultMaximumDifferences) by default; all for every one)")
     static let checkFormat = OptionSpec(
         ["--format"], .value(name: "FORMAT"), choices: CheckReport.Format.allCases.map(\.rawValue),
-        help: "text (the default), json, or junit (JUnit XML for CI systems)")
+        help: "the output format, text by default; junit is JUnit XML for CI systems")
 
     private static let checkOptions = [update, force, ignore, maxDifferences, checkFormat] + Options.analysis.filter {
         ![Options.interface, Options.count, Options.duration, Options.format, Options.showKeys, Options.read]
@@ -43,10 +43,12 @@ extension Command {
             --ignore PATH leaves out what is expected to vary: a path as the differences print it,
             with * for any one key or index, [*] for any index, ** for any depth, and TYPE: to
             limit it to one record type. What a path names is left out with all it holds.
-              --ignore time                 every record's time
-              --ignore '**.timestamp'       timestamp at any depth
-              --ignore 'characteristic:value' --ignore 'accessory-database:accessories[*].services[*].characteristics[*].value'
-              --ignore 'mdns-query:**'      mdns-query records altogether
+              --ignore time                     every record's time
+              --ignore '**.timestamp'           timestamp at any depth
+              --ignore 'characteristic:value'   the values read, written and evented
+              --ignore 'accessory-database:accessories[*].services[*].characteristics[*].value'
+                                                the values in the accessory database
+              --ignore 'mdns-query:**'          mdns-query records altogether
 
             --update writes the expectations instead (creating DIR/expected/) and prints what changed
             from the previous ones. It refuses (exit status 2) a capture that did not decode cleanly

@@ -33,6 +33,8 @@ import Testing
         let record = try Corpus.json(try Corpus.expectedLines("bridge")[39])
         let terms = try #require(AccessoryTerms(path: FieldPath([.key("value")]), in: record, recordType: "characteristic"))
         #expect(terms.description == "4.9 On")
+        #expect(AccessoryTerms(path: FieldPath([.key("time")]), in: record, recordType: "characteristic") == nil,
+                "where and when the record happened is not the characteristic's")
     }
 
     @Test func wireJSONIsNamedFromTheCatalogueAndTheAccessoryInformation() throws {
