@@ -63,43 +63,42 @@ public struct AccessoryDatabaseComparison: Sendable {
     /// their order; the rest alone. In old order, each added element after the one before it in
     /// the new list.
     private static func match(_ old: [JSONValue], _ new: [JSONValue], level: Level) -> [Pairing] {
-        let identity: (JSONValue) -> JSONValue? = { $0[level == .accessory ? "aid" : "iid"].flatMap(JSONComparator.identity) }
         // An accessory is the same one under its aid whatever it holds; a service or
-        // characteristic is the same one only with its type.
+        // characteristic is the same one only with its type as well.
         let isAccessory = level == .accessory
         let type: (JSONValue) -> JSONValue? = { isAccessory ? accessorySignature($0) : typeKey($0) }
-        let sameType: (JSONValue, JSONValue) -> Bool = { isAccessory || type($0) == type($1) }
-        var newByIdentity: [JSONValue: [Int]] = [:]
-        for (index, element) in new.enumerated() {
-            if let id = identity(element) { newByIdentity[id, default: []].append(index) }
+        let identity: (JSONValue) -> JSONValue? = { element in
+            guard let number = element[isAccessory ? "aid" : "iid"].flatMap(JSONComparator.identity) else { return nil }
+            return isAccessory ? number : .array([number, type(element) ?? .null])
         }
         var partner = [Int?](repeating: nil, count: old.count)
         var taken = Set<Int>()
-        for (index, element) in old.enumerated() {
-            guard let id = identity(element), let candidates = newByIdentity[id],
-                  let target = candidates.first(where: { !taken.contains($0) && sameType(new[$0], element) }) else { continue }
-            partner[index] = target
-            taken.insert(target)
+        /// Pairs each old element with the first new one left with the same key.
+        func pair(by key: (JSONValue) -> JSONValue?) -> Set<Int> {
+            // Each key's new elements, last first, so that the first is taken off the end.
+            var waiting: [JSONValue: [Int]] = [:]
+            for index in new.indices.reversed() where !taken.contains(index) {
+                if let key = key(new[index]) { waiting[key, default: []].append(index) }
+            }
+            var paired = Set<Int>()
+            for index in old.indices where partner[index] == nil {
+                guard let key = key(old[index]), let target = waiting[key]?.popLast() else { continue }
+                partner[index] = target
+                taken.insert(target)
+                paired.insert(index)
+            }
+            return paired
         }
-        var renumbered = Set<Int>()
-        var newByType: [JSONValue: [Int]] = [:]
-        for index in new.indices where !taken.contains(index) {
-            if let kind = type(new[index]) { newByType[kind, default: []].append(index) }
-        }
-        for index in old.indices where partner[index] == nil {
-            guard let kind = type(old[index]), let target = newByType[kind]?.first else { continue }
-            newByType[kind]?.removeFirst()
-            partner[index] = target
-            taken.insert(target)
-            renumbered.insert(index)
-        }
+        _ = pair(by: identity)
+        let renumbered = pair(by: type)
 
         var pairings: [Pairing] = []
-        var placed = Set<Int>()
-        /// Added elements go after the element that precedes them in the new list.
+        // Added elements go after the element that precedes them in the new list.
+        var nextNew = 0
         func placeAdded(before limit: Int) {
-            for index in new.indices where index < limit && !taken.contains(index) && placed.insert(index).inserted {
-                pairings.append(Pairing(old: nil, new: index, renumbered: false))
+            while nextNew < limit {
+                if !taken.contains(nextNew) { pairings.append(Pairing(old: nil, new: nextNew, renumbered: false)) }
+                nextNew += 1
             }
         }
         for index in old.indices {

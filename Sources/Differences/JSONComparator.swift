@@ -213,16 +213,16 @@ public struct JSONComparator: Sendable {
         }
 
         // An element left out of the alignment on both sides, with the same key, moved.
+        // Each key's elements, last first, so that the first is taken off the end.
         var unalignedNew: [ElementKey: [Int]] = [:]
-        for gap in gaps {
-            for index in gap.new { unalignedNew[newKeys[index], default: []].append(index) }
+        for gap in gaps.reversed() {
+            for index in gap.new.reversed() { unalignedNew[newKeys[index], default: []].append(index) }
         }
         var movedTo: [Int: Int] = [:]
         var movedFrom = Set<Int>()
         for gap in gaps {
             for index in gap.old {
-                guard let target = unalignedNew[oldKeys[index]]?.first else { continue }
-                unalignedNew[oldKeys[index]]?.removeFirst()
+                guard let target = unalignedNew[oldKeys[index]]?.popLast() else { continue }
                 movedTo[index] = target
                 movedFrom.insert(target)
             }

@@ -192,14 +192,13 @@ private struct RecordAligner {
         }
 
         // What is left on both sides with the same content moved.
+        // Each content's records, last first, so that the first is taken off the end.
         var unalignedNew: [JSONValue: [Int]] = [:]
-        for index in leftNew { unalignedNew[contentKey(.decoded, index), default: []].append(index) }
+        for index in leftNew.reversed() { unalignedNew[contentKey(.decoded, index), default: []].append(index) }
         var moves: [(Int, Int)] = []
         var movedNew = Set<Int>()
         let removed = leftOld.filter { index in
-            let key = contentKey(.expected, index)
-            guard let target = unalignedNew[key]?.first else { return true }
-            unalignedNew[key]?.removeFirst()
+            guard let target = unalignedNew[contentKey(.expected, index)]?.popLast() else { return true }
             moves.append((index, target))
             movedNew.insert(target)
             return false

@@ -112,3 +112,16 @@ import Testing
         #expect(!comparison.changes.contains { $0.kind == .renumbered && $0.element == .accessory })
     }
 }
+
+/// Databases no accessory would send, which must still be compared in bounded time.
+@Suite struct AccessoryDatabaseComparisonHostileTests {
+    @Test func thousandsOfCharacteristicsSharingOneIidAndTypeArePairedInOrder() throws {
+        let characteristic = #"{"iid":9,"type":"25","value":true}"#
+        let many = Array(repeating: characteristic, count: 5000)
+        func database(_ characteristics: [String]) throws -> JSONValue {
+            try Corpus.json(#"[{"aid":1,"services":[{"iid":8,"type":"43","characteristics":["# + characteristics.joined(separator: ",") + "]}]}]")
+        }
+        let comparison = try #require(AccessoryDatabaseComparison(old: try database(many), new: try database(Array(many.dropLast()))))
+        #expect(comparison.changes.map(\.description) == ["1.9 On (service 1.8 Lightbulb) removed"])
+    }
+}

@@ -162,3 +162,20 @@ import Testing
         #expect(!comparison.isEqual)
     }
 }
+
+/// Record sequences no decode would hold, which must still be compared in bounded time.
+@Suite struct NDJSONComparisonHostileTests {
+    @Test func thousandsOfEqualRecordsAgainstThousandsOfOthers() {
+        let old = String(repeating: #"{"type":"a","packet":1}"# + "\n", count: 5000)
+        let new = String(repeating: #"{"type":"b","packet":2}"# + "\n", count: 5000)
+        let comparison = NDJSONComparison(expected: old, decoded: new, options: .init(retainedDifferences: 10))
+        #expect(comparison.tally.byKind == [.recordRemoved: 5000, .recordAdded: 5000])
+        #expect(comparison.differences.count == 10)
+    }
+
+    @Test func linesThatAreNotJSONOrNestTooDeeplyAreRecordsAllTheSame() {
+        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        let comparison = NDJSONComparison(expected: deep + "\nnot json\n", decoded: "not json\n" + deep + "\n")
+        #expect(comparison.tally.byKind == [.recordMoved: 1])
+    }
+}
