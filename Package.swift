@@ -70,13 +70,18 @@ let package = Package(
         library("Reports", ["HAPEvents", "HAPModel", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "Packets", "WireParsing"]),
         library("Exports", ["HAPEvents", "Capture", "Packets", "HAPJSON", "HTTP1", "TLV8", "WireParsing"]),
 
+        // Field-level differences of JSON values, record sequences and accessory databases
+        // (`hapscope check`, and `hapscope diff`); JUnit XML for CI systems.
+        library("Differences", ["HAPJSON", "HAPCatalog"]),
+        library("JUnitXML"),
+
         // The command line.
         library("ArgumentParsing"),
         .executableTarget(
             name: "hapscope",
             dependencies: [
                 "ArgumentParsing", "HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Exports", "Capture",
-                "HAPCrypto", "HAPJSON", "TLV8", "WireParsing",
+                "HAPCrypto", "HAPJSON", "TLV8", "WireParsing", "Differences", "JUnitXML",
             ],
             swiftSettings: swiftSettings),
         // Counts heap allocations for hapbench's per-operation figures; linked into hapbench only.
@@ -93,7 +98,7 @@ let package = Package(
         // randomness, scratch folders, the binary under test, output comparison) is in one place.
         .target(
             name: "TestSupport",
-            dependencies: ["HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Capture", "HAPCrypto", "HAPJSON"],
+            dependencies: ["HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Capture", "HAPCrypto", "HAPJSON", "Differences"],
             path: "Tests/TestSupport", swiftSettings: swiftSettings),
         tests("WireParsingTests", ["WireParsing"]),
         tests("HAPCatalogTests", ["HAPCatalog"]),
@@ -120,6 +125,8 @@ let package = Package(
         tests("ReportsTests", ["Reports", "HAPEvents", "HAPModel", "HAPCore", "Capture", "HAPJSON", "HAPCrypto", "Packets", "TLV8", "TestSupport"]),
         tests("ExportsTests", ["Exports", "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "HTTP1", "TestSupport"]),
         tests("CLITests", ["TestSupport", "HAPCore", "HAPEvents", "HAPJSON", "Capture", "Packets", "WireParsing"]),
+        tests("DifferencesTests", ["Differences", "HAPJSON", "TestSupport"]),
+        tests("JUnitXMLTests", ["JUnitXML"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
         tests("hapbenchTests", ["hapbench", "HAPJSON"]),
         // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).

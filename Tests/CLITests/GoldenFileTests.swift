@@ -56,6 +56,12 @@ struct GoldenFileTests {
         }
         let expected = try #require(try? Data(contentsOf: url),
                                     "no \(golden.file): run HAPSCOPE_UPDATE_GOLDEN=1 swift test --filter GoldenFileTests")
-        #expect(result.outputBytes == expected, "hapscope \(golden.arguments.joined(separator: " ")) differs from captures/expected/\(golden.file)")
+        let decoded = String(decoding: result.outputBytes, as: UTF8.self)
+        let wanted = String(decoding: expected, as: UTF8.self)
+        if golden.file.hasSuffix(".ndjson") {
+            ExpectedDecode.expect(decoded, equals: wanted, name: "captures/expected/\(golden.file)")
+        } else if let difference = ExpectedOutput.difference(expected: wanted, actual: decoded) {
+            Issue.record("hapscope \(golden.arguments.joined(separator: " ")) differs from captures/expected/\(golden.file):\n\(difference)")
+        }
     }
 }
