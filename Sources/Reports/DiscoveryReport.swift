@@ -6,62 +6,64 @@ import HAPEvents
 ///
 /// The first sighting of an instance lists every TXT key; later ones list only what changed,
 /// unless `verbose` asks for every key every time.
-public final class DiscoveryReport: CaptureReport {
-    public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
-    private let verbose: Bool
-    private let stream: EventStreamWriter
-    private var context: TextContext
+public typealias DiscoveryReport = StreamedReport<DiscoveryLines>
+
+extension StreamedReport where Text == DiscoveryLines {
+    public convenience init(output: ReportOutput, settings: ReportSettings, verbose: Bool = false) {
+        self.init(output: output, settings: settings, text: DiscoveryLines(verbose: verbose))
+    }
+}
+
+/// The text of `hapscope discover`.
+public struct DiscoveryLines: StreamedText {
+    let verbose: Bool
     private var advertisements = 0
     private var queries = 0
     private var instances: Set<String> = []
+    /// Instances are counted up to a bound: a flood of invented instance names must not grow memory.
     static let maximumInstancesCounted = 100_000
 
-    public init(output: ReportOutput, settings: ReportSettings, verbose: Bool = false) {
-        self.output = output
-        self.settings = settings
+    init(verbose: Bool) {
         self.verbose = verbose
-        stream = EventStreamWriter(output: output, format: settings.format, command: "discover")
-        context = TextContext(output: output, style: settings.style)
     }
 
-    public func take(_ event: HAPEvent) {
+    public var command: String { "discover" }
+
+    public func carries(_ kind: HAPEvent.Kind) -> Bool {
+        switch kind {
+        case .advertisement, .mdnsQuery: true
+        default: false
+        }
+    }
+
+    public mutating func write(_ event: HAPEvent, on page: TextPage) -> Bool {
         switch event.kind {
         case .advertisement(let advertisement):
             advertisements += 1
-            // Counted up to a bound: a flood of invented instance names must not grow memory.
             if instances.count < Self.maximumInstancesCounted {
                 instances.insert(advertisement.service.name.escapedText.lowercased())
             }
-        case .mdnsQuery:
-            queries += 1
-        default:
-            break
-        }
-        guard settings.format == .text else {
-            if stream.noteContext(event, clock: clock) { return }
-            switch event.kind {
-            case .advertisement, .mdnsQuery: stream.write(event, clock: clock)
-            default: break
-            }
-            return
-        }
-        if context.handle(event, clock: clock) { return }
-        switch event.kind {
-        case .advertisement(let advertisement):
-            writeAdvertisement(advertisement, event: event)
+            writeAdvertisement(advertisement, event: event, on: page)
         case .mdnsQuery(let query):
-            output.write(EventText.prefix(event.packet, clock: clock, style: settings.style) + "  "
-                + settings.style.paint(EventText.padRight("query", 9), .dim) + EventText.queryLine(query) + "\n")
+            queries += 1
+            page.write(EventText.prefix(event.packet, clock: page.clock, style: page.style) + "  "
+                + page.style.paint(EventText.padRight("query", 9), .dim) + EventText.queryLine(query) + "\n")
         default:
-            return
+            return false
         }
-        output.endOfRecord()
+        return true
     }
 
-    private func writeAdvertisement(_ advertisement: AdvertisementEvent, event: HAPEvent) {
-        let style = settings.style
+    public var closingWords: String? {
+        "\(advertisements) advertisement\(advertisements == 1 ? "" : "s") of "
+            + (instances.count < Self.maximumInstancesCounted ? "" : "at least ")
+            + "\(instances.count) instance\(instances.count == 1 ? "" : "s"), "
+            + "\(queries) browsing quer\(queries == 1 ? "y" : "ies")"
+    }
+
+    private func writeAdvertisement(_ advertisement: AdvertisementEvent, event: HAPEvent, on page: TextPage) {
+        let style = page.style
+        let clock = page.clock
         let service = advertisement.service
         let kind = service.isGoodbye ? "goodbye" : (advertisement.isResponse ? "announce" : "probe")
         var head = EventText.prefix(event.packet, clock: clock, style: style) + "  "
@@ -75,52 +77,41 @@ public final class DiscoveryReport: CaptureReport {
         }
         head += style.paint("  from \(advertisement.sender.address)", .dim)
         if service.isGoodbye { head += style.paint("  TTL 0: leaving the network", .warning) }
-        output.write(head + "\n")
+        page.write(head + "\n")
 
         let indent = String(repeating: " ", count: 22)
-        let changed = Dictionary(advertisement.changes.map { ($0.key.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        let fields = EventJSON.explainedFields(service) ?? []
+        let presentation = AdvertisementPresentation(advertisement)
+        let fields = presentation.fields ?? []
         let showAll = verbose || advertisement.isFirstSighting
-        let shown = fields.filter { showAll || changed[$0.key.lowercased()] != nil }
-        let keyWidth = min((shown.map { $0.key.count + ($0.value?.count ?? 0) + 1 }.max() ?? 0), 28)
+        let shown = fields.filter { field in
+            if showAll { return true }
+            if case .changed = field.change { return true }
+            return false
+        }
+        let keyWidth = min((shown.map { $0.explanation.key.count + ($0.explanation.value?.count ?? 0) + 1 }.max() ?? 0), 28)
         for field in shown {
-            let pair = TerminalText.sanitized(field.value.map { "\(field.key)=\($0)" } ?? field.key)
-            var text = EventText.padRight(pair, keyWidth + 1) + " " + TerminalText.sanitized(field.explanation)
-            if let change = changed[field.key.lowercased()] {
+            let explained = field.explanation
+            let pair = TerminalText.sanitized(explained.value.map { "\(explained.key)=\($0)" } ?? explained.key)
+            var text = EventText.padRight(pair, keyWidth + 1) + " " + TerminalText.sanitized(explained.explanation)
+            if case .changed(let change) = field.change {
                 let note = " (was \(change.old.map(TerminalText.sanitized) ?? "absent"))"
                 text = style.paint(text + note, change.isSignificant ? .changed : .warning)
             }
-            output.write(indent + text + "\n")
+            page.write(indent + text + "\n")
         }
-        for change in advertisement.changes where change.new == nil {
-            output.write(indent + style.paint("\(change.key) removed (was \(TerminalText.sanitized(change.old ?? "")))", .changed) + "\n")
+        for change in presentation.removedKeys {
+            page.write(indent + style.paint("\(change.key) removed (was \(TerminalText.sanitized(change.old ?? "")))", .changed) + "\n")
         }
         if !showAll, shown.isEmpty, !service.isGoodbye, service.txt != nil {
-            output.write(indent + style.paint("TXT unchanged", .dim) + "\n")
+            page.write(indent + style.paint("TXT unchanged", .dim) + "\n")
         }
         if let matches = advertisement.setupHashMatches {
-            output.write(indent + (matches
+            page.write(indent + (matches
                 ? style.paint("setup hash matches the setup ID given", .good)
                 : style.paint("setup hash does not match the setup ID given", .bad)) + "\n")
         }
-        for diagnostic in EventJSON.diagnostics(of: advertisement) {
-            let offset = diagnostic.offset.map { "byte \($0): " } ?? ""
-            output.write(indent + style.paint("! \(offset)\(TerminalText.sanitized(diagnostic.message))", .warning) + "\n")
+        for diagnostic in presentation.diagnostics {
+            page.write(indent + style.paint("! \(TerminalText.sanitized(diagnostic.description))", .warning) + "\n")
         }
-    }
-
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text:
-            context.writeFindings(findings)
-            output.write(context.footer(
-                "\(advertisements) advertisement\(advertisements == 1 ? "" : "s") of "
-                    + (instances.count < Self.maximumInstancesCounted ? "" : "at least ")
-                    + "\(instances.count) instance\(instances.count == 1 ? "" : "s"), "
-                    + "\(queries) browsing quer\(queries == 1 ? "y" : "ies")") + "\n")
-        case .json, .ndjson:
-            stream.finish(clock: clock, findings: findings)
-        }
-        output.endOfRecord()
     }
 }

@@ -21,8 +21,9 @@ extension EventJSON {
         if !service.subtypes.isEmpty {
             writer.member("subtypes", strings: service.subtypes.map { DNSName.displayText(ofLabel: $0) })
         }
-        if let fields = explainedFields(service) {
-            writer.objects("txt", fields) { writer, field in
+        let presentation = AdvertisementPresentation(event)
+        if let fields = presentation.fields {
+            writer.objects("txt", fields.map(\.explanation)) { writer, field in
                 writer.member("key", field.key)
                 writer.member("value", field.value)
                 writer.member("explanation", field.explanation)
@@ -41,19 +42,10 @@ extension EventJSON {
             writer.member("significant", change.isSignificant)
         }
         writer.member("setupHashMatches", event.setupHashMatches)
-        writer.objects("diagnostics", diagnostics(of: event)) { writer, diagnostic in
+        writer.objects("diagnostics", presentation.diagnostics) { writer, diagnostic in
             writer.member("source", diagnostic.source)
             writer.member("offset", diagnostic.offset)
             writer.member("message", diagnostic.message)
-        }
-    }
-
-    /// The TXT keys with their meaning: HAP's or Matter's explanations, else the raw pairs.
-    static func explainedFields(_ service: ServiceAdvertisement) -> [TXTFieldExplanation]? {
-        if let hap = service.hap { return hap.fields }
-        if let fields = service.matter?.txt?.fields { return fields }
-        return service.txt.map { txt in
-            txt.entries.map { TXTFieldExplanation(key: $0.key, value: $0.valueText, explanation: "", offset: $0.offset) }
         }
     }
 
@@ -88,30 +80,6 @@ extension EventJSON {
     private static func hex64(_ value: UInt64) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
-    }
-
-    /// Every problem found in the advertisement, by where it was found.
-    struct AdvertisementDiagnostic {
-        let source: String
-        let offset: Int?
-        let message: String
-    }
-
-    static func diagnostics(of event: AdvertisementEvent) -> [AdvertisementDiagnostic] {
-        var result: [AdvertisementDiagnostic] = []
-        for diagnostic in event.messageDiagnostics {
-            result.append(.init(source: "mdns", offset: diagnostic.offset, message: diagnostic.kind.description))
-        }
-        for diagnostic in event.service.txt?.diagnostics ?? [] {
-            result.append(.init(source: "txt", offset: diagnostic.offset, message: diagnostic.kind.description))
-        }
-        for diagnostic in event.service.hap?.diagnostics ?? [] {
-            result.append(.init(source: "hap", offset: diagnostic.offset, message: diagnostic.kind.description))
-        }
-        for diagnostic in event.service.matter?.allDiagnostics ?? [] {
-            result.append(.init(source: "matter", offset: diagnostic.offset, message: diagnostic.kind.description))
-        }
-        return result
     }
 
     static func writeQuery(_ query: DiscoveryQueryEvent, into writer: inout JSONWriter) {

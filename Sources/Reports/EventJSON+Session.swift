@@ -11,7 +11,7 @@ extension EventJSON {
         // Present only when the user asked for keys (`--show-keys`); the analysis leaves them out otherwise.
         if let keys = event.revealedKeys {
             writer.object("keys") { writer in
-                for direction in directions {
+                for direction in HAPDirection.allCases {
                     writer.member(direction.rawValue, keys[direction])
                 }
             }
@@ -26,7 +26,7 @@ extension EventJSON {
         writer.packetMembers(summary.firstPacket, clock: clock, prefix: "first")
         writer.packetMembers(summary.lastPacket, clock: clock, prefix: "last")
         writer.object("tcp") { writer in
-            for direction in directions {
+            for direction in HAPDirection.allCases {
                 guard let counters = summary.tcp[direction] else { continue }
                 writer.object(direction.rawValue) { writer in writeTCPCounters(counters, into: &writer) }
             }
@@ -35,7 +35,7 @@ extension EventJSON {
         writeDirections("decrypted", summary.decrypted, into: &writer)
         if !summary.frames.isEmpty {
             writer.object("frames") { writer in
-                for direction in directions {
+                for direction in HAPDirection.allCases {
                     guard let frames = summary.frames[direction] else { continue }
                     writer.object(direction.rawValue) { writer in writeFrameStatistics(frames, into: &writer) }
                 }

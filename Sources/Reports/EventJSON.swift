@@ -101,11 +101,9 @@ public enum EventJSON {
         writer.member("accessory", connection.accessory.description)
     }
 
-    /// Both directions in a fixed order, for sets and per-direction tables.
-    static let directions: [HAPDirection] = [.controllerToAccessory, .accessoryToController]
 
     static func writeDirections(_ key: String, _ set: Set<HAPDirection>, into writer: inout JSONWriter) {
-        writer.member(key, strings: directions.filter(set.contains).map(\.rawValue))
+        writer.member(key, strings: HAPDirection.allCases.filter(set.contains).map(\.rawValue))
     }
 
     /// The run's totals (the `input-ended` event and the `totals` of JSON documents).

@@ -97,7 +97,7 @@ enum EventText {
             let changes = significant.map { "\($0.key) \($0.old ?? "–")→\($0.new ?? "–")" }.joined(separator: ", ")
             text += style.paint(" changed " + TerminalText.sanitized(changes), .changed)
         }
-        let problems = EventJSON.diagnostics(of: event).count
+        let problems = AdvertisementPresentation(event).diagnostics.count
         if problems > 0 { text += style.paint(" (\(problems) diagnostic\(problems == 1 ? "" : "s"))", .warning) }
         return text
     }
@@ -138,7 +138,7 @@ enum EventText {
         if let source = start.keySource { text += " with \(source)" }
         if let reason = start.undecryptableWording { text += ": " + TerminalText.sanitized(reason) }
         if let keys = start.revealedKeys {
-            for direction in EventJSON.directions {
+            for direction in HAPDirection.allCases {
                 if let key = keys[direction] { text += "\n" + String(repeating: " ", count: 34) + "\(direction) key \(key)" }
             }
         }

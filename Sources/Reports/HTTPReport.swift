@@ -7,47 +7,50 @@ import WireParsing
 /// reassembled. Text shows one line per message with the connection's opening, its switch to
 /// encryption and why a session could not be read; `verbose` adds headers and bodies (pairing
 /// bodies decoded as TLV8). JSON and NDJSON carry `http-message` events (docs/json.md).
-public final class HTTPReport: CaptureReport {
-    public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
-    private let verbose: Bool
-    private let stream: EventStreamWriter
-    private var context: TextContext
+public typealias HTTPReport = StreamedReport<HTTPLines>
+
+extension StreamedReport where Text == HTTPLines {
+    public convenience init(output: ReportOutput, settings: ReportSettings, verbose: Bool = false) {
+        self.init(output: output, settings: settings, text: HTTPLines(verbose: verbose))
+    }
+}
+
+/// The text of `hapscope http`.
+public struct HTTPLines: StreamedText {
+    let verbose: Bool
     private var messageCount = 0
-    /// Bodies longer than this are cut in verbose text, with the number of bytes left out.
+    /// How much of a body `verbose` shows.
     static let verboseBodyLimit = 4096
 
-    public init(output: ReportOutput, settings: ReportSettings, verbose: Bool = false) {
-        self.output = output
-        self.settings = settings
+    init(verbose: Bool) {
         self.verbose = verbose
-        stream = EventStreamWriter(output: output, format: settings.format, command: "http")
-        context = TextContext(output: output, style: settings.style)
     }
 
-    public func take(_ event: HAPEvent) {
-        guard settings.format == .text else {
-            if stream.noteContext(event, clock: clock) { return }
-            if case .httpMessage = event.kind { stream.write(event, clock: clock) }
-            return
-        }
-        if context.handle(event, clock: clock) { return }
-        let style = settings.style
+    public var command: String { "http" }
+
+    public func carries(_ kind: HAPEvent.Kind) -> Bool {
+        if case .httpMessage = kind { return true }
+        return false
+    }
+
+    public mutating func write(_ event: HAPEvent, on page: TextPage) -> Bool {
         switch event.kind {
         case .httpMessage(let http):
             messageCount += 1
-            writeMessage(http, packet: event)
+            writeMessage(http, packet: event, on: page)
         case .connectionOpened, .sessionStarted, .sessionProblem, .connectionClosed:
-            output.write(EventText.line(event, clock: clock, style: style) + "\n")
+            page.write(EventText.line(event, clock: page.clock, style: page.style) + "\n")
         default:
-            return
+            return false
         }
-        output.endOfRecord()
+        return true
     }
 
-    private func writeMessage(_ http: HTTPMessageEvent, packet event: HAPEvent) {
-        let style = settings.style
+    public var closingWords: String? { "\(messageCount) HTTP message\(messageCount == 1 ? "" : "s")" }
+
+    private func writeMessage(_ http: HTTPMessageEvent, packet event: HAPEvent, on page: TextPage) {
+        let style = page.style
+        let clock = page.clock
         let message = http.message
         var line = EventText.prefix(event.packet, clock: clock, style: style) + "  "
         line += style.paint(EventText.padRight("#\(http.connection.id) \(EventText.arrow(http.direction))", 12),
@@ -60,28 +63,28 @@ public final class HTTPReport: CaptureReport {
         if let request = http.request, let seconds = CaptureClock.seconds(from: request.packet.timestamp, to: http.lastPacket.timestamp) {
             line += style.paint("  answers #\(request.packet.number) after \(CaptureClock.durationText(seconds))", .dim)
         }
-        output.write(line + "\n")
+        page.write(line + "\n")
         guard verbose else { return }
         let indent = String(repeating: " ", count: 34)
         for field in message.headers {
-            output.write(indent + TerminalText.sanitized(field.name) + ": " + TerminalText.sanitized(field.value) + "\n")
+            page.write(indent + TerminalText.sanitized(field.name) + ": " + TerminalText.sanitized(field.value) + "\n")
         }
         for diagnostic in message.diagnostics {
-            output.write(indent + style.paint("! \(diagnostic)", .warning) + "\n")
+            page.write(indent + style.paint("! \(diagnostic)", .warning) + "\n")
         }
-        for bodyLine in bodyLines(message) {
-            output.write(indent + "  " + bodyLine + "\n")
+        for bodyLine in bodyLines(message, style: style) {
+            page.write(indent + "  " + bodyLine + "\n")
         }
     }
 
     /// The body in lines: pairing TLV8 decoded item by item, text as text, anything else as a hex dump.
-    private func bodyLines(_ message: HTTPMessage) -> [String] {
+    private func bodyLines(_ message: HTTPMessage, style: TextStyle) -> [String] {
         let body = message.body
         guard !body.isEmpty else { return [] }
         if message.contentType == .pairingTLV8 {
             var cursor = ByteCursor(message.bodySpan, layer: .tlv8)
             let decoded = TLV8Body(parsingLeniently: &cursor)
-            return TLVText.itemLines(decoded, style: settings.style)
+            return TLVText.itemLines(decoded, style: style)
         }
         let shown = body.prefix(Self.verboseBodyLimit)
         var lines: [String]
@@ -91,19 +94,8 @@ public final class HTTPReport: CaptureReport {
             lines = TLVText.hexDump(Array(shown))
         }
         if body.count > shown.count {
-            lines.append(settings.style.paint("… \(body.count - shown.count) more bytes", .dim))
+            lines.append(style.paint("… \(body.count - shown.count) more bytes", .dim))
         }
         return lines
-    }
-
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text:
-            context.writeFindings(findings)
-            output.write(context.footer("\(messageCount) HTTP message\(messageCount == 1 ? "" : "s")") + "\n")
-        case .json, .ndjson:
-            stream.finish(clock: clock, findings: findings)
-        }
-        output.endOfRecord()
     }
 }

@@ -62,7 +62,7 @@ public final class StatsReport: CaptureReport {
             + (droppedConnections > 0 ? " (\(droppedConnections) not listed)" : ""))
         var rows: [[String]] = [["conn", "endpoints", "dir", "packets", "bytes", "retrans", "out-of-order", "gaps", "gap bytes", "frames", "largest", "oversize", "decrypted"]]
         for connection in connections {
-            for (index, direction) in EventJSON.directions.enumerated() {
+            for (index, direction) in HAPDirection.allCases.enumerated() {
                 let tcp = connection.tcp[direction]
                 let frames = connection.frames[direction]
                 rows.append([

@@ -39,49 +39,55 @@ public struct CharacteristicSelector: Sendable, Hashable, CustomStringConvertibl
 
 /// `hapscope timeline`: characteristic reads, writes, events and subscriptions in capture order,
 /// written as they arrive. With selectors, only the characteristics they select.
-public final class TimelineReport: CaptureReport {
-    public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
-    private let selectors: [CharacteristicSelector]
-    private let stream: EventStreamWriter
-    private var context: TextContext
+public typealias TimelineReport = StreamedReport<TimelineLines>
+
+extension StreamedReport where Text == TimelineLines {
+    public convenience init(output: ReportOutput, settings: ReportSettings, selectors: [CharacteristicSelector] = []) {
+        self.init(output: output, settings: settings, text: TimelineLines(selectors: selectors))
+    }
+}
+
+/// The text of `hapscope timeline`.
+public struct TimelineLines: StreamedText {
+    let selectors: [CharacteristicSelector]
     private var entryCount = 0
 
-    public init(output: ReportOutput, settings: ReportSettings, selectors: [CharacteristicSelector] = []) {
-        self.output = output
-        self.settings = settings
+    init(selectors: [CharacteristicSelector]) {
         self.selectors = selectors
-        stream = EventStreamWriter(output: output, format: settings.format, command: "timeline")
-        context = TextContext(output: output, style: settings.style)
     }
 
     private func selects(_ activity: CharacteristicActivity) -> Bool {
         selectors.isEmpty || selectors.contains { $0.selects(activity) }
     }
 
-    public func take(_ event: HAPEvent) {
-        guard settings.format == .text else {
-            if stream.noteContext(event, clock: clock) { return }
-            if case .characteristic(let activity) = event.kind, selects(activity) { stream.write(event, clock: clock) }
-            return
-        }
-        if context.handle(event, clock: clock) { return }
-        guard case .characteristic(let activity) = event.kind, selects(activity) else { return }
+    public var command: String { "timeline" }
+
+    public func carries(_ kind: HAPEvent.Kind) -> Bool {
+        if case .characteristic(let activity) = kind { return selects(activity) }
+        return false
+    }
+
+    public mutating func write(_ event: HAPEvent, on page: TextPage) -> Bool {
+        guard case .characteristic(let activity) = event.kind, selects(activity) else { return false }
         if entryCount == 0 {
-            output.write(settings.style.paint(
+            page.write(page.style.paint(
                 EventText.padLeft("time", 12) + EventText.padLeft("packet", 8) + "  conn  "
                     + EventText.padRight("kind", 12) + EventText.padRight("char", 8) + EventText.padRight("name", 28) + "value",
                 .heading) + "\n")
         }
         entryCount += 1
-        output.write(line(activity, event: event) + "\n")
-        output.endOfRecord()
+        page.write(line(activity, event: event, on: page) + "\n")
+        return true
     }
 
-    private func line(_ activity: CharacteristicActivity, event: HAPEvent) -> String {
-        let style = settings.style
-        var text = EventText.prefix(event.packet, clock: clock, style: style) + "  "
+    public var closingWords: String? {
+        let filter = selectors.isEmpty ? "" : " for " + selectors.map(\.description).joined(separator: ", ")
+        return "\(entryCount) characteristic entr\(entryCount == 1 ? "y" : "ies")\(filter)"
+    }
+
+    private func line(_ activity: CharacteristicActivity, event: HAPEvent, on page: TextPage) -> String {
+        let style = page.style
+        var text = EventText.prefix(event.packet, clock: page.clock, style: style) + "  "
         text += EventText.padRight("#\(activity.connection.id)", 6)
         let kindRole: TextStyle.Role = switch activity.kind {
         case .write: .controller
@@ -109,17 +115,5 @@ public final class TimelineReport: CaptureReport {
             text += style.paint("  (request #\(request.number))", .dim)
         }
         return text
-    }
-
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text:
-            context.writeFindings(findings)
-            let filter = selectors.isEmpty ? "" : " for " + selectors.map(\.description).joined(separator: ", ")
-            output.write(context.footer("\(entryCount) characteristic entr\(entryCount == 1 ? "y" : "ies")\(filter)") + "\n")
-        case .json, .ndjson:
-            stream.finish(clock: clock, findings: findings)
-        }
-        output.endOfRecord()
     }
 }

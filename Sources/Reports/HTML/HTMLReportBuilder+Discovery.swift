@@ -54,34 +54,23 @@ extension HTMLReportBuilder {
             self.packet = packet
             sender = advertisement.sender.description
             isQuery = false
-            kind = if service.isGoodbye {
-                "goodbye"
-            } else if !advertisement.isResponse {
-                "probe"
-            } else {
-                advertisement.isFirstSighting ? "first announcement" : "announcement"
-            }
+            let presentation = AdvertisementPresentation(advertisement)
+            kind = presentation.kind
             subject = limits.clipped(service.instance.instanceText)
-            var changes: [String: TXTChange] = [:]
-            for change in advertisement.changes { changes[change.key.lowercased()] = change }
-            let fields = HTMLReportBuilder.fields(of: service)
+            let fields = presentation.fields ?? []
             chips = fields.prefix(limits.itemsPerList).map { field in
-                let change: TXTChip.Change = if advertisement.isFirstSighting {
-                    .firstSeen
-                } else if let changed = changes.removeValue(forKey: field.key.lowercased()) {
-                    .changed(old: changed.old.map(limits.clipped))
-                } else {
-                    .unchanged
+                let change: TXTChip.Change = switch field.change {
+                case .firstSeen: .firstSeen
+                case .unchanged: .unchanged
+                case .changed(let changed): .changed(old: changed.old.map(limits.clipped))
                 }
-                return TXTChip(key: limits.clipped(field.key), value: field.value.map(limits.clipped),
-                               explanation: limits.clipped(field.explanation), change: change)
+                let explained = field.explanation
+                return TXTChip(key: limits.clipped(explained.key), value: explained.value.map(limits.clipped),
+                               explanation: limits.clipped(explained.explanation), change: change)
             }
             omittedKeys = max(0, fields.count - limits.itemsPerList)
-            removedKeys = advertisement.changes
-                .filter { $0.new == nil }
-                .prefix(limits.itemsPerList)
-                .map { (limits.clipped($0.key), $0.old.map(limits.clipped)) }
-            problems = HTMLReportBuilder.problems(of: advertisement).prefix(limits.itemsPerList).map(limits.clipped)
+            removedKeys = presentation.removedKeys.prefix(limits.itemsPerList).map { (limits.clipped($0.key), $0.old.map(limits.clipped)) }
+            problems = HTMLReportBuilder.problems(of: presentation).prefix(limits.itemsPerList).map(limits.clipped)
         }
     }
 
@@ -106,7 +95,7 @@ extension HTMLReportBuilder {
             facts.append("from \(advertisement.sender)")
             if let packet { facts.append("last seen in #\(packet.number)") }
             self.facts = limits.clipped(facts.joined(separator: " · "))
-            let fields = HTMLReportBuilder.fields(of: service)
+            let fields = (AdvertisementPresentation(advertisement).fields ?? []).map(\.explanation)
             self.fields = fields.prefix(limits.itemsPerList).map { field in
                 TXTFieldExplanation(key: limits.clipped(field.key), value: field.value.map(limits.clipped),
                                     explanation: limits.clipped(field.explanation), offset: field.offset)
@@ -204,22 +193,11 @@ extension HTMLReportBuilder {
     }
 
     /// The TXT keys with their meaning, decoded as HAP or Matter where the service is one.
-    fileprivate static func fields(of service: ServiceAdvertisement) -> [TXTFieldExplanation] {
-        if let hap = service.hap { return hap.fields }
-        if let matter = service.matter?.txt { return matter.fields }
-        return service.txt?.entries.map { TXTFieldExplanation(key: $0.key, value: $0.valueText, explanation: "", offset: $0.offset) } ?? []
-    }
-
-    /// Everything wrong with the advertisement: its message, its TXT record, the HAP and Matter
-    /// keys, and a setup hash that does not match the setup ID the user gave.
-    fileprivate static func problems(of advertisement: AdvertisementEvent) -> [String] {
-        let service = advertisement.service
-        var problems = advertisement.messageDiagnostics.map(\.description)
-        problems += service.txt?.diagnostics.map(\.description) ?? []
-        problems += service.hap?.diagnostics.map(\.description) ?? []
-        problems += service.matter?.diagnostics.map(\.description) ?? []
-        problems += service.matter?.txt?.diagnostics.map(\.description) ?? []
-        if advertisement.setupHashMatches == false { problems.append("sh does not match the setup ID given") }
+    /// Everything wrong with the advertisement, and a setup hash that does not match the setup ID
+    /// the user gave.
+    fileprivate static func problems(of presentation: AdvertisementPresentation) -> [String] {
+        var problems = presentation.diagnostics.map(\.description)
+        if presentation.event.setupHashMatches == false { problems.append("sh does not match the setup ID given") }
         return problems
     }
 }

@@ -104,14 +104,15 @@ extension HTMLReportBuilder {
 
         var succeeded: Bool { outcome == .succeeded }
 
-        init(_ exchange: PairingExchangeEvent, steps: [Step], droppedSteps: Int, limits: HTMLReportLimits) {
+        init(_ collected: PairingLadderCollector.Ladder, limits: HTMLReportLimits) {
+            let exchange = collected.exchange
+            steps = collected.steps.map { Step($0.message, packet: $0.packet, limits: limits) }
+            droppedSteps = collected.droppedSteps
             procedure = exchange.procedure
             connection = exchange.connection
             method = exchange.method?.description
             flags = exchange.flags?.description
             outcome = exchange.outcome
-            self.steps = steps
-            self.droppedSteps = droppedSteps
             checks = exchange.checks.prefix(limits.itemsPerList).map { check in
                 let outcome: Check.Outcome = switch check.outcome {
                 case .passed: .passed

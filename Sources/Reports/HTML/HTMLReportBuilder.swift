@@ -30,8 +30,8 @@ public final class HTMLReportBuilder: HAPEventConsumer {
 
     private(set) var ladders: [PairingLadder] = []
     private(set) var droppedLadders = 0
-    /// Steps of exchanges still running, by connection and procedure.
-    private var openLadders: [LadderKey: OpenLadder] = [:]
+    /// Messages of exchanges still running.
+    private var openLadders: PairingLadderCollector
 
     private(set) var timeline: [TimelineEntry] = []
     private(set) var droppedTimelineEntries = 0
@@ -54,6 +54,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
 
     public init(limits: HTMLReportLimits = HTMLReportLimits()) {
         self.limits = limits
+        openLadders = PairingLadderCollector(maximumSteps: limits.messagesPerLadder)
     }
 
     public func consume(_ event: HAPEvent) {
@@ -64,25 +65,17 @@ public final class HTMLReportBuilder: HAPEventConsumer {
             record(advertisement, packet: event.packet)
         case .mdnsQuery(let query):
             recordDiscovery { DiscoveryEntry(query, packet: event.packet, limits: limits) }
-        case .pairingMessage(let message):
+        case .pairingMessage:
             // Once the ladders are full, later exchanges are only counted: keep none of their steps.
             guard ladders.count < limits.pairingLadders else { return }
-            let key = LadderKey(connection: message.connection.id, procedure: message.procedure)
-            // Taken out and put back, so that appending does not copy the steps.
-            var open = openLadders.removeValue(forKey: key) ?? OpenLadder()
-            if open.steps.count < limits.messagesPerLadder {
-                open.steps.append(PairingLadder.Step(message, packet: event.packet, limits: limits))
-            } else {
-                open.droppedSteps += 1
-            }
-            openLadders[key] = open
-        case .pairingExchange(let exchange):
-            let open = openLadders.removeValue(forKey: LadderKey(connection: exchange.connection.id, procedure: exchange.procedure))
+            _ = openLadders.take(event)
+        case .pairingExchange:
+            guard let ladder = openLadders.take(event) else { return }
             guard ladders.count < limits.pairingLadders else {
                 droppedLadders += 1
                 return
             }
-            ladders.append(PairingLadder(exchange, steps: open?.steps ?? [], droppedSteps: open?.droppedSteps ?? 0, limits: limits))
+            ladders.append(PairingLadder(ladder, limits: limits))
         case .characteristic(let activity):
             if timeline.count < limits.timelineEntries {
                 timeline.append(TimelineEntry(activity, packet: event.packet, limits: limits))
@@ -204,16 +197,6 @@ public final class HTMLReportBuilder: HAPEventConsumer {
         init(_ activity: CharacteristicActivity) {
             self.init(device: activity.deviceID ?? activity.connection.accessory.description, aid: activity.id.aid)
         }
-    }
-
-    private struct LadderKey: Hashable {
-        let connection: Int
-        let procedure: PairingProcedure
-    }
-
-    private struct OpenLadder {
-        var steps: [PairingLadder.Step] = []
-        var droppedSteps = 0
     }
 
     private struct PlotKey: Hashable {
