@@ -44,6 +44,10 @@ let package = Package(
         library("HTTP1", ["WireParsing"]),
         library("DNS", ["WireParsing", "HAPCatalog"]),
         library("HAPJSON", ["WireParsing", "HAPCatalog"]),
+        // HAP over Bluetooth LE and over CoAP: HCI to ATT, the HAP PDU codec, CoAP messages.
+        library("Bluetooth", ["WireParsing"]),
+        library("HAPPDU", ["WireParsing", "TLV8", "HAPCatalog"]),
+        library("CoAP", ["WireParsing"]),
 
         // Cryptography over libsodium.
         library("HAPCrypto", ["CSodium", "WireParsing"]),
