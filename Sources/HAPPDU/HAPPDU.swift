@@ -45,7 +45,8 @@ public enum HAPPDU: Hashable, Sendable {
     }
 
     /// Reads PDUs back to back until `cursor` ends, as HAP over CoAP batches them (aiohomekit
-    /// `encode_all_pdus`): every PDU must be whole, and a body running past the end is truncated.
+    /// `encode_all_pdus`, `decode_all_pdus`): every PDU carries its body length and its whole
+    /// body; one running past the end is truncated.
     public static func sequence(parsing cursor: inout ByteCursor, maximumCount: Int = 256) throws(DecodeError) -> [HAPPDU] {
         var pdus: [HAPPDU] = []
         while !cursor.isAtEnd {
@@ -88,9 +89,10 @@ public enum HAPPDU: Hashable, Sendable {
         }
     }
 
-    /// The optional body length and the body (or its first fragment).
+    /// The body length and the body (or its first fragment). HAP-BLE leaves both out of a PDU
+    /// without a body; in a CoAP batch the length is always there, as it is the only delimiter.
     private static func readBody(_ cursor: inout ByteCursor, requiresWholeBody: Bool) throws(DecodeError) -> (Int?, [UInt8]) {
-        if cursor.isAtEnd { return (nil, []) }
+        if cursor.isAtEnd, !requiresWholeBody { return (nil, []) }
         let length = Int(try cursor.readUInt16LittleEndian("a HAP PDU body length"))
         if requiresWholeBody || cursor.remainingCount >= length {
             return (length, try cursor.readBytes(count: length, "the \(length)-byte body the PDU announces"))
