@@ -21,7 +21,8 @@ public struct BlockwiseLimits: Hashable, Sendable {
 /// transfer may carry different tokens (RFC 7959 §2.3 leaves that to the client), so the key is
 /// usually the endpoints and the request's URI rather than the token. Blocks must arrive in
 /// order; a retransmitted block (one that ends at or before what is held and matches it) is
-/// ignored. Problems are `DecodeError`s in the `coap` layer at the caller's offset:
+/// ignored, and a block 0 that differs from what is held starts the body anew (a new request
+/// for it). Problems are `DecodeError`s in the `coap` layer at the caller's offset:
 /// - a block that starts after the bytes held (a gap) or overlaps them with different bytes
 ///   is malformed, and the transfer is dropped;
 /// - a block before the last (M set) whose payload is not exactly the block size is malformed;
