@@ -120,6 +120,14 @@ let package = Package(
             name: "FuzzFrameDecryptor", dependencies: ["FuzzSupport", "HAPCrypto"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzCapture", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzBluetooth", dependencies: ["FuzzSupport", "Bluetooth", "WireParsing"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzHAPPDU", dependencies: ["FuzzSupport", "HAPPDU", "WireParsing"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzCoAP", dependencies: ["FuzzSupport", "CoAP", "WireParsing"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzBTSnoop", dependencies: ["FuzzSupport", "Capture", "Bluetooth", "Packets", "WireParsing"], swiftSettings: swiftSettings),
         // Cuts the recorded captures into seed corpora for the targets above.
         .executableTarget(
             name: "FuzzSeeds", dependencies: ["FuzzSupport", "HAPAnalysis", "Capture", "Packets", "HTTP1"], swiftSettings: swiftSettings),
