@@ -78,6 +78,10 @@ enum BluetoothHarness {
                 case nil:
                     break
                 }
+            case .synchronousData:
+                _ = try SynchronousDataHeader(parsing: &packet)
+            case .isoData:
+                _ = try ISODataHeader(parsing: &packet)
             default:
                 var ad = ByteCursor(packet.readRemaining(), layer: .advertisingData, baseOffset: packetStart)
                 checkAdvertisingData(&ad)

@@ -9,7 +9,9 @@ import WireParsing
 ///   `PDUReassembler`;
 /// - 1: one CoAP payload of concatenated PDUs;
 /// - 2, 3, 4: a characteristic signature, service signature, CoAP database body;
-/// - 5: Apple manufacturer data (a HomeKit advertisement).
+/// - 5: Apple manufacturer data (a HomeKit advertisement);
+/// - 6: a read or write body (`HAPPDUParameters`);
+/// - 7: a decrypted CoAP event payload.
 ///
 /// Besides not crashing, the codec must keep these promises: a PDU read from one value
 /// encodes back to exactly those bytes; a PDU the reassembler completes has its whole
@@ -18,7 +20,7 @@ import WireParsing
 enum HAPPDUHarness {
     static func run(_ input: UnsafeRawBufferPointer) {
         var script = FuzzInput(input)
-        let mode = script.byte() % 6
+        let mode = script.byte() % 8
         let rest = script.rest()
         let span = RawSpan(_unsafeBytes: rest)
         switch mode {
@@ -55,10 +57,23 @@ enum HAPPDUHarness {
             } catch {
                 check(error, count: input.count)
             }
-        default:
+        case 5:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
             do {
                 if case .regular(let regular) = try HAPBLEAdvertisement(manufacturerData: &cursor) { _ = regular.deviceIDText }
+            } catch {
+                check(error, count: input.count)
+            }
+        case 6:
+            var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
+            do { _ = try HAPPDUParameters(parsing: &cursor) } catch { check(error, count: input.count) }
+        default:
+            var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
+            do {
+                let event = try HAPCoAPEvent(parsing: &cursor)
+                for record in event.records {
+                    fuzzInvariant(record.offset >= 1 && record.offset + 5 + record.body.count <= input.count, "an event record outside the input")
+                }
             } catch {
                 check(error, count: input.count)
             }

@@ -44,3 +44,20 @@ struct ACLAndL2CAPHeaderTests {
         #expect(l2cap(frame + [0]).error?.code == .malformed)
     }
 }
+
+@Suite("SCO and ISO data headers")
+struct IsochronousDataHeaderTests {
+    @Test("SCO: handle, packet status, one-byte length")
+    func sco() throws {
+        let header = try decode(hex("0130 02 aabb"), layer: .hci) { (cursor) throws(DecodeError) in try SynchronousDataHeader(parsing: &cursor) }.get()
+        #expect(header.handle == 0x001 && header.packetStatus == 3 && header.dataLength == 2)
+        #expect(decode(hex("0100 03 aabb"), layer: .hci) { (cursor) throws(DecodeError) in try SynchronousDataHeader(parsing: &cursor) }.error?.code == .truncated)
+    }
+
+    @Test("ISO: handle, boundary and timestamp flags, 14-bit length")
+    func iso() throws {
+        let header = try decode(hex("0260 0300 010203"), layer: .hci) { (cursor) throws(DecodeError) in try ISODataHeader(parsing: &cursor) }.get()
+        #expect(header.handle == 0x002 && header.packetBoundary == 2 && header.hasTimestamp && header.dataLength == 3)
+        #expect(decode(hex("0260 0100 0102"), layer: .hci) { (cursor) throws(DecodeError) in try ISODataHeader(parsing: &cursor) }.error?.code == .malformed)
+    }
+}
