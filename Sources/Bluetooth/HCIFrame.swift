@@ -4,7 +4,23 @@ import WireParsing
 /// or a record of the Linux monitor that is not an HCI packet.
 ///
 /// Reading the frame header leaves the cursor on the first byte after the H4 indicator (or
-/// after the monitor header), so the packet itself is read without a copy.
+/// after the monitor header), so the packet itself is read without a copy. The decode path of
+/// one frame, each layer with a cursor of its own layer and absolute offsets:
+///
+/// ```swift
+/// var cursor = ByteCursor(frame, layer: .bluetoothLink)
+/// guard case .packet(let direction, let indicator, _) = try HCIFrame(parsing: &cursor, linkType: .h4WithPseudoHeader) else { … }
+/// var packet = ByteCursor(cursor.readRemaining(), layer: .hci, baseOffset: cursor.offset)  // offset taken first
+/// switch indicator {
+/// case .event: let event = try HCIEvent(parsing: &packet)
+/// case .aclData:
+///     let header = try ACLDataHeader(parsing: &packet)
+///     let result = reassembler.add(header, direction: direction, fragment: packet.readRemaining(), offset: …)
+///     // .inFragment: L2CAPBasicHeader, then ATTPDU / LESignalingCommand / SMPCommand on the fragment
+///     // .joined(bytes): the same on the joined copy
+/// …
+/// }
+/// ```
 public enum HCIFrame: Hashable, Sendable {
     case packet(direction: HCIDirection, indicator: HCIPacketIndicator, adapterIndex: UInt16?)
     /// A Linux monitor record of its own kind (an index added, a note, a management command).
