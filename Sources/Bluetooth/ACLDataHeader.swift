@@ -57,12 +57,6 @@ public struct ACLDataHeader: Hashable, Sendable {
         packetBoundary = PacketBoundary(rawValue: UInt8(word >> 12 & 0x03))
         broadcastFlag = UInt8(word >> 14)
         dataLength = Int(try cursor.readUInt16LittleEndian("the data length of an ACL header"))
-        guard dataLength <= cursor.remainingCount else {
-            throw cursor.truncated("the \(dataLength) bytes of ACL data the header announces")
-        }
-        guard dataLength == cursor.remainingCount else {
-            throw cursor.malformed(
-                "an ACL data length covering the \(cursor.remainingCount) bytes that follow, found \(dataLength)", at: start + 2)
-        }
+        try cursor.requireLength(dataLength, of: "ACL data", lengthAt: start + 2)
     }
 }

@@ -48,12 +48,3 @@ public struct HCICommand: Hashable, Sendable {
         }
     }
 }
-
-extension ByteCursor {
-    /// Throws `malformed` when bytes remain after a structure that must fill its packet.
-    func requireEnd(after structure: String, startingAt start: Int) throws(DecodeError) {
-        guard isAtEnd else {
-            throw malformed("the end of the packet after \(structure) starting at byte \(start), found \(remainingCount) more bytes")
-        }
-    }
-}

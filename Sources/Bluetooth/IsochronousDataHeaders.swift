@@ -40,16 +40,3 @@ public struct ISODataHeader: Hashable, Sendable {
         try cursor.requireLength(dataLength, of: "ISO data", lengthAt: start + 2)
     }
 }
-
-extension ByteCursor {
-    /// Checks that a header's length covers exactly the bytes that follow: fewer is truncated
-    /// (the capture cut the packet), more is malformed.
-    func requireLength(_ length: Int, of what: String, lengthAt position: Int) throws(DecodeError) {
-        guard length <= remainingCount else {
-            throw truncated("the \(length) bytes of \(what) the header announces")
-        }
-        guard length == remainingCount else {
-            throw malformed("a \(what) length covering the \(remainingCount) bytes that follow, found \(length)", at: position)
-        }
-    }
-}

@@ -20,13 +20,7 @@ public struct L2CAPBasicHeader: Hashable, Sendable {
         let start = cursor.position
         payloadLength = Int(try cursor.readUInt16LittleEndian("the length of an L2CAP header"))
         channel = L2CAPChannel(rawValue: try cursor.readUInt16LittleEndian("the channel of an L2CAP header"))
-        guard payloadLength <= cursor.remainingCount else {
-            throw cursor.truncated("the \(payloadLength)-byte payload the L2CAP header announces")
-        }
-        guard payloadLength == cursor.remainingCount else {
-            throw cursor.malformed(
-                "an L2CAP length covering the \(cursor.remainingCount) bytes that follow, found \(payloadLength)", at: start)
-        }
+        try cursor.requireLength(payloadLength, of: "L2CAP payload", lengthAt: start)
     }
 }
 

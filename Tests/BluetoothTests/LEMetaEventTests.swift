@@ -68,6 +68,21 @@ struct LEMetaEventTests {
         #expect(reports[0].rssi == -56 && reports[0].txPower == 127 && reports[0].data.flags == 6)
     }
 
+    @Test("An extended advertising report from Bumble carries the HomeKit manufacturer data whole")
+    func bumbleExtendedReport() throws {
+        let decoded = decode(hciPacket(BumbleVectors.extendedAdvertisingReport), layer: .hci) { (cursor) throws(DecodeError) in
+            try HCIEvent(parsing: &cursor)
+        }
+        guard case .leMeta(.extendedAdvertisingReports(let reports))? = decoded.value?.content else {
+            Issue.record("\(decoded)")
+            return
+        }
+        #expect(reports.count == 1 && reports[0].address.description == "F0:F1:F2:F3:F4:F6" && reports[0].rssi == -50)
+        #expect(reports[0].data.structures.map(\.type) == [.flags, .manufacturerSpecificData, .completeLocalName])
+        #expect(reports[0].data.manufacturerData.first?.data == hex("063101a1a2a3a4a5a60a0001000102c0ffee00"))
+        #expect(reports[0].data.problem == nil)
+    }
+
     @Test("LE Connection Update Complete and LE Data Length Change")
     func updateAndDataLength() throws {
         guard case .connectionUpdateComplete(let update) = try content(hex("03 00 4000 0600 0000 f401")) else { throw DecodeError(.malformed, layer: .hci, offset: 0, expected: "") }

@@ -63,6 +63,11 @@ enum BumbleVectors {
     static let disconnectCommand = hex("00000000 01 0604 03 0100 13")
     static let disconnectStatus = hex("00000001 04 0f04 00 01 0604")
     static let disconnectionComplete = hex("00000001 04 0504 00 0100 13")
+    /// LE Extended Advertising Report of a scan (Bumble 0.0.236, legacy scanning): the
+    /// peripheral's Flags, HomeKit manufacturer data and name, RSSI −50.
+    static let extendedAdvertisingReport = hex(
+        "00000001 04 3e3a 0d 01 0100 01 f6f4f3f2f1f0 01 01 00 00 ce 0000 00 000000000000 20"
+            + "020106 16ff4c00063101a1a2a3a4a5a60a0001000102c0ffee00 05094c616d70")
 }
 
 /// A frame of link type 201 split into its H4 header and the cursor after the indicator.
