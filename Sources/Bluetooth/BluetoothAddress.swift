@@ -3,7 +3,7 @@ import WireParsing
 /// A 48-bit Bluetooth device address (BD_ADDR), sent least significant byte first (Core Vol 2
 /// Part B §1.2) and written most significant first, as every tool prints it.
 public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
-    /// The six bytes in wire order: `bytes.0` is the least significant.
+    /// The six bytes in wire order: `wireBytes[0]` is the least significant.
     public var wireBytes: [UInt8]
 
     public init(wireBytes: [UInt8]) {
