@@ -44,6 +44,10 @@ let package = Package(
         library("HTTP1", ["WireParsing"]),
         library("DNS", ["WireParsing", "HAPCatalog"]),
         library("HAPJSON", ["WireParsing", "HAPCatalog"]),
+        // HAP over Bluetooth LE and over CoAP: HCI to ATT, the HAP PDU codec, CoAP messages.
+        library("Bluetooth", ["WireParsing"]),
+        library("HAPPDU", ["WireParsing", "TLV8", "HAPCatalog"]),
+        library("CoAP", ["WireParsing"]),
 
         // Cryptography over libsodium.
         library("HAPCrypto", ["CSodium", "WireParsing"]),
@@ -107,6 +111,9 @@ let package = Package(
         tests("DNSTests", ["DNS", "WireParsing"]),
         tests("HAPJSONTests", ["HAPJSON", "WireParsing", "HAPCatalog", "TestSupport"], fixtures: ["Fixtures"]),
         tests("HAPCryptoTests", ["HAPCrypto", "TestSupport"]),
+        tests("BluetoothTests", ["Bluetooth", "WireParsing"]),
+        tests("HAPPDUTests", ["HAPPDU", "TLV8", "HAPCatalog", "WireParsing"]),
+        tests("CoAPTests", ["CoAP", "WireParsing"]),
         tests("CaptureTests", ["Capture", "Packets", "TestSupport"]),
         tests("PacketsTests", ["Packets", "WireParsing", "TestSupport"]),
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets", "TestSupport"]),
@@ -155,6 +162,14 @@ let package = Package(
         .executableTarget(
             name: "FuzzCapture", dependencies: ["FuzzSupport", "HAPAnalysis", "HAPCore", "HAPEvents", "Capture"],
             swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzBluetooth", dependencies: ["FuzzSupport", "Bluetooth", "WireParsing"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzHAPPDU", dependencies: ["FuzzSupport", "HAPPDU", "WireParsing"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzCoAP", dependencies: ["FuzzSupport", "CoAP", "WireParsing"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzBTSnoop", dependencies: ["FuzzSupport", "Capture", "Bluetooth", "Packets", "WireParsing"], swiftSettings: swiftSettings),
         // Cuts the recorded captures into seed corpora for the targets above.
         .executableTarget(
             name: "FuzzSeeds", dependencies: ["FuzzSupport", "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "HTTP1"],

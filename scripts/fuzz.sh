@@ -3,9 +3,10 @@
 #
 #   scripts/fuzz.sh TARGET [--time SECONDS] [--replay] [-- LIBFUZZER_FLAG...]
 #
-# TARGET is one of tlv8 http dns json tcp frames capture, or `all` for each in turn. A target
-# runs for --time seconds (default 300) over its working corpus, the seeds cut from captures/
-# and its regression corpus in Tests/HostileInputTests/Corpus/. A crash, hang, invariant
+# TARGET is one of tlv8 http dns json tcp frames capture bluetooth happdu coap btsnoop, or `all`
+# for each in turn. A target runs for --time seconds (default 300) over its working corpus, the
+# seeds cut from captures/ (or committed in scripts/fuzz-seeds/) and its regression corpus in
+# Tests/HostileInputTests/Corpus/. A crash, hang, invariant
 # failure or oversized allocation stops the run; the input is saved and the exit status is 1.
 # --replay runs the plain (non-fuzzer) build of each target over the seeds and the regression
 # corpus instead: what a toolchain without libFuzzer can still check.
@@ -16,10 +17,10 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
-ALL_TARGETS=(tlv8 http dns json tcp frames capture)
+ALL_TARGETS=(tlv8 http dns json tcp frames capture bluetooth happdu coap btsnoop)
 
 usage() {
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -39,7 +40,8 @@ while (($#)); do
 done
 [[ $seconds =~ ^[0-9]+$ ]] || usage
 
-# product, input size limit, seed directory (empty: the harness builds its own inputs), dictionary
+# product, input size limit, seed directory (a kind cut by FuzzSeeds, a path in the tree with a
+# slash, or - when the harness builds its own inputs), dictionary
 describe() {
     case $1 in
         tlv8) echo "FuzzTLV8 4096 tlv8 -" ;;
@@ -49,6 +51,10 @@ describe() {
         tcp) echo "FuzzTCPReassembly 8192 - -" ;;
         frames) echo "FuzzFrameDecryptor 8192 - -" ;;
         capture) echo "FuzzCapture 65536 capture -" ;;
+        bluetooth) echo "FuzzBluetooth 8192 scripts/fuzz-seeds/bluetooth -" ;;
+        happdu) echo "FuzzHAPPDU 8192 scripts/fuzz-seeds/happdu -" ;;
+        coap) echo "FuzzCoAP 8192 scripts/fuzz-seeds/coap -" ;;
+        btsnoop) echo "FuzzBTSnoop 16384 scripts/fuzz-seeds/btsnoop -" ;;
         *) return 1 ;;
     esac
 }
@@ -119,7 +125,11 @@ for name in "${targets[@]}"; do
     read -r product max_len seed_kind dictionary <<<"$(describe "$name")"
     regressions=Tests/HostileInputTests/Corpus/$name
     inputs=()
-    [[ $seed_kind != - && -d $seeds/$seed_kind ]] && inputs+=("$seeds/$seed_kind")
+    if [[ $seed_kind == */* ]]; then
+        [[ -d $seed_kind ]] && inputs+=("$seed_kind")
+    elif [[ $seed_kind != - && -d $seeds/$seed_kind ]]; then
+        inputs+=("$seeds/$seed_kind")
+    fi
     [[ -d $regressions ]] && inputs+=("$regressions")
 
     if $replay; then

@@ -27,6 +27,11 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let ipv6 = LinkType(rawValue: 229)
     /// Linux cooked capture v2, what `tcpdump -i any` writes.
     public static let linuxCookedV2 = LinkType(rawValue: 276)
+    /// Bluetooth HCI H4 with a 4-byte direction pseudo-header (LINKTYPE_BLUETOOTH_HCI_H4_WITH_PHDR):
+    /// decoded by the `Bluetooth` module, not by `PacketDecoder`.
+    public static let bluetoothHCIH4WithPseudoHeader = LinkType(rawValue: 201)
+    /// The BlueZ monitor channel (LINKTYPE_BLUETOOTH_LINUX_MONITOR): decoded by the `Bluetooth` module.
+    public static let bluetoothLinuxMonitor = LinkType(rawValue: 254)
 
     /// Whether `PacketDecoder` can decode frames of this type.
     public var isDecodable: Bool {

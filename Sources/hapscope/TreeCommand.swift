@@ -48,7 +48,7 @@ extension Command {
     /// and starts, after white space and a byte-order mark, with `{` or `[`.
     private static func isJSONDump(_ path: String) -> Bool {
         guard path != "-", let bytes = SystemInterface.firstBytes(of: path, count: 64),
-              CaptureFileFormat(magic: bytes) == nil else { return false }
+              CaptureFormat.detect(prefix: bytes) == nil else { return false }
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         let first = text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
