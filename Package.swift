@@ -58,7 +58,7 @@ let package = Package(
         library("TCPReassembly", ["Packets"]),
 
         // The event vocabulary: the one contract between the analysis and its consumers.
-        library("HAPEvents", ["Packets", "WireParsing", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCatalog", "TCPReassembly"]),
+        library("HAPEvents", ["Packets", "WireParsing", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCatalog", "TCPReassembly", "Bluetooth"]),
 
         // The analysis: the transport-independent core (configuration, key log, pairing), the
         // transports, and the pipeline that drives them.
@@ -117,7 +117,7 @@ let package = Package(
         tests("CaptureTests", ["Capture", "Packets", "TestSupport"]),
         tests("PacketsTests", ["Packets", "WireParsing", "TestSupport"]),
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets", "TestSupport"]),
-        tests("HAPEventsTests", ["HAPEvents", "HTTP1", "HAPJSON", "TCPReassembly", "TLV8", "Packets", "WireParsing"]),
+        tests("HAPEventsTests", ["HAPEvents", "HTTP1", "HAPJSON", "TCPReassembly", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
         tests("HAPCoreTests", ["HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Packets", "WireParsing", "TestSupport"]),
         tests("IPTransportTests", [
             "IPTransport", "HAPCore", "HAPEvents", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly",

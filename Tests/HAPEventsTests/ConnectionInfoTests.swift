@@ -1,3 +1,4 @@
+import Bluetooth
 import HAPEvents
 import Packets
 import Testing
@@ -14,11 +15,11 @@ import Testing
     }
 
     @Test func aBluetoothConnectionIsNamedByItsDeviceAddresses() {
-        let controller = BluetoothDeviceAddress(littleEndianBytes: [0x66, 0x55, 0x44, 0x33, 0x22, 0x11], isRandom: false)
-        let accessory = BluetoothDeviceAddress(value: 0xC0FF_EE00_0001, isRandom: true)
+        let controller = BluetoothAddress(wireBytes: [0x66, 0x55, 0x44, 0x33, 0x22, 0x11])
+        let accessory = BluetoothAddress(wireBytes: [0x01, 0x00, 0x00, 0xEE, 0xFF, 0xC0])
         let connection = ConnectionInfo(
             id: 1, transport: .bluetoothLE(connectionHandle: 0x40), controller: .bluetooth(controller), accessory: .bluetooth(accessory))
-        #expect(connection.description == "#1 11:22:33:44:55:66 → C0:FF:EE:00:00:01/random")
+        #expect(connection.description == "#1 11:22:33:44:55:66 → C0:FF:EE:00:00:01")
         #expect(connection.transport.name == "ble")
         #expect(connection.accessory.endpoint == nil)
     }
