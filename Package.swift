@@ -62,7 +62,7 @@ let package = Package(
 
         // The analysis: the transport-independent core (configuration, key log, pairing), the
         // transports, and the pipeline that drives them.
-        library("HAPCore", ["HAPEvents", "HAPCrypto", "HAPJSON", "TLV8", "Packets", "WireParsing"]),
+        library("HAPCore", ["HAPEvents", "HAPCrypto", "HAPJSON", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
         library("IPTransport", [
             "HAPCore", "HAPEvents", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly", "WireParsing",
         ]),

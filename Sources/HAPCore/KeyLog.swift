@@ -1,4 +1,7 @@
+import Bluetooth
 import HAPCrypto
+import HAPEvents
+import Packets
 import WireParsing
 
 /// Secrets exported by a HAP endpoint, read from key-log files (docs/keylog.md).
@@ -14,19 +17,25 @@ public struct KeyLog: Sendable {
         case accessoryEphemeralSecret = "ACCESSORY_EPHEMERAL_SECRET"
         case controlWriteKey = "CONTROL_WRITE_KEY"
         case controlReadKey = "CONTROL_READ_KEY"
+        /// HAP over CoAP: the key of the accessory's event messages.
+        case eventReadKey = "EVENT_READ_KEY"
         case pairSetupSessionKey = "PAIR_SETUP_SESSION_KEY"
         case accessoryLTPK = "ACCESSORY_LTPK"
         case controllerLTPK = "CONTROLLER_LTPK"
+        /// HAP over Bluetooth LE: the key of encrypted notification advertisements, by device id.
+        case broadcastKey = "BROADCAST_KEY"
+        /// The transport endpoints of the session whose secrets carry the same id.
+        case sessionEndpoints = "SESSION_ENDPOINTS"
 
-        /// Whether the id field is a pairing identifier (text) rather than hex.
-        var identifiesByPairingID: Bool { self == .accessoryLTPK || self == .controllerLTPK }
+        /// Whether the id field is text (a pairing or device identifier) rather than hex.
+        var identifiesByText: Bool { self == .accessoryLTPK || self == .controllerLTPK || self == .broadcastKey }
 
-        var identifierByteCount: Int? { identifiesByPairingID ? nil : 32 }
+        var identifierByteCount: Int? { identifiesByText ? nil : 32 }
 
         var secretByteCount: Int { self == .pairSetupSessionKey ? 64 : 32 }
 
-        /// Public keys are not secrets and may be shown.
-        var isSecret: Bool { !identifiesByPairingID }
+        /// The fields after the label.
+        var fieldCount: Int { self == .sessionEndpoints ? 3 : 2 }
     }
 
     /// A line that could not be used, named by file and line.
@@ -40,69 +49,153 @@ public struct KeyLog: Sendable {
         public var description: String { "\(source):\(line): \(message)" }
     }
 
+    /// Where a session logged by `SESSION_ENDPOINTS` ran: the two peers as the logging process saw
+    /// them.
+    public struct SessionEndpoints: Sendable, Hashable {
+        /// The id of the session's secret lines: the controller's pair-verify public key.
+        public let id: [UInt8]
+        public let controller: PeerAddress
+        public let accessory: PeerAddress
+    }
+
     private var secrets: [Label: [[UInt8]: SecretBytes]] = [:]
     private var publicKeys: [Label: [String: [UInt8]]] = [:]
-    /// Lines with unknown labels, kept as warnings.
+    private var sessionEndpointsByID: [[UInt8]: SessionEndpoints] = [:]
+    /// Lines with unknown labels, and a last line cut off mid-way, kept as warnings.
     public private(set) var warnings: [Problem] = []
 
     public init() {}
 
-    /// Parses one key log. An unknown label is a warning; any other bad line throws, naming the line.
+    /// Parses one key log. An unknown label is a warning, and so is a last line that ends the file
+    /// cut off (a writer killed mid-line); any other bad line throws, naming the line.
     public init(parsing text: String, source: String) throws(Problem) {
         try add(parsing: text, source: source)
     }
 
     public mutating func add(parsing text: String, source: String) throws(Problem) {
-        var lineNumber = 0
         // `isNewline` also matches "\r\n", which Swift treats as one Character.
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            lineNumber += 1
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let first = fields.first, !first.hasPrefix("#") else { continue }
-            func problem(_ message: String) -> Problem {
-                Problem(severity: .error, source: source, line: lineNumber, message: message)
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, line) in lines.enumerated() {
+            let isUnterminatedLastLine = index == lines.count - 1 && !line.isEmpty
+            do {
+                try add(line: line, source: source, lineNumber: index + 1)
+            } catch let problem where isUnterminatedLastLine && problem.isTruncation {
+                warnings.append(Problem(severity: .warning, source: source, line: problem.line,
+                                        message: "the last line ends the file cut off (\(problem.message)); it is ignored"))
+            } catch {
+                throw error.problem
             }
-            guard let label = Label(rawValue: String(first)) else {
-                warnings.append(Problem(severity: .warning, source: source, line: lineNumber,
-                                        message: "unknown label '\(first)', line ignored"))
-                continue
-            }
-            guard fields.count == 3 else {
-                throw problem("\(label.rawValue) needs two fields after the label (id and secret), found \(fields.count - 1)")
-            }
-            guard let value = Hex.decode(fields[2]) else {
-                throw problem("\(label.rawValue): the last field is not hex")
-            }
-            guard value.count == label.secretByteCount else {
-                throw problem("\(label.rawValue): the secret field should be \(label.secretByteCount) bytes, found \(value.count)")
-            }
-            if label.identifiesByPairingID {
-                publicKeys[label, default: [:]][String(fields[1])] = value
-                continue
-            }
-            guard let identifier = Hex.decode(fields[1]) else {
-                throw problem("\(label.rawValue): the id field is not hex")
-            }
-            if let expected = label.identifierByteCount, identifier.count != expected {
-                throw problem("\(label.rawValue): the id field should be \(expected) bytes, found \(identifier.count)")
-            }
-            secrets[label, default: [:]][identifier] = SecretBytes(value)
         }
+    }
+
+    /// Why a line was refused, and whether what it lacks could be what a writer had not written
+    /// yet: a field missing, or a hex field shorter than its length.
+    private struct LineFailure: Error {
+        let problem: Problem
+        let isTruncation: Bool
+        var line: Int { problem.line }
+        var message: String { problem.message }
+    }
+
+    private mutating func add(line: Substring, source: String, lineNumber: Int) throws(LineFailure) {
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let first = fields.first, !first.hasPrefix("#") else { return }
+        func failure(_ message: String, truncation: Bool = false) -> LineFailure {
+            LineFailure(problem: Problem(severity: .error, source: source, line: lineNumber, message: message), isTruncation: truncation)
+        }
+        guard let label = Label(rawValue: String(first)) else {
+            // A label cut off mid-way reads as an unknown one: a warning either way.
+            warnings.append(Problem(severity: .warning, source: source, line: lineNumber, message: "unknown label '\(first)', line ignored"))
+            return
+        }
+        guard fields.count == label.fieldCount + 1 else {
+            let what = label == .sessionEndpoints ? "three fields after the label (id, controller endpoint and accessory endpoint)"
+                : "two fields after the label (id and secret)"
+            throw failure("\(label.rawValue) needs \(what), found \(fields.count - 1)",
+                          truncation: fields.count < label.fieldCount + 1)
+        }
+        if label == .sessionEndpoints {
+            guard let id = Hex.decode(fields[1]), id.count == 32 else { throw failure("SESSION_ENDPOINTS: the id field is not 32 bytes of hex") }
+            guard let controller = Self.peerAddress(fields[2]) else {
+                throw failure("SESSION_ENDPOINTS: '\(fields[2])' is not an endpoint (a.b.c.d:port, [ipv6]:port or a Bluetooth address)")
+            }
+            guard let accessory = Self.peerAddress(fields[3]) else {
+                throw failure("SESSION_ENDPOINTS: '\(fields[3])' is not an endpoint (a.b.c.d:port, [ipv6]:port or a Bluetooth address)",
+                              truncation: Self.couldBeCutOffEndpoint(fields[3]))
+            }
+            sessionEndpointsByID[id] = SessionEndpoints(id: id, controller: controller, accessory: accessory)
+            return
+        }
+        guard let value = Hex.decode(fields[2]) else {
+            // An odd number of hex digits is a hex value cut in the middle of a byte.
+            let isHexPrefix = fields[2].allSatisfy(\.isHexDigit)
+            throw failure("\(label.rawValue): the last field is not hex", truncation: isHexPrefix)
+        }
+        guard value.count == label.secretByteCount else {
+            throw failure("\(label.rawValue): the secret field should be \(label.secretByteCount) bytes, found \(value.count)",
+                          truncation: value.count < label.secretByteCount)
+        }
+        if label.identifiesByText {
+            publicKeys[label, default: [:]][String(fields[1])] = value
+            return
+        }
+        guard let identifier = Hex.decode(fields[1]) else {
+            throw failure("\(label.rawValue): the id field is not hex")
+        }
+        if let expected = label.identifierByteCount, identifier.count != expected {
+            throw failure("\(label.rawValue): the id field should be \(expected) bytes, found \(identifier.count)")
+        }
+        secrets[label, default: [:]][identifier] = SecretBytes(value)
+    }
+
+    /// `10.0.0.2:51826`, `[fd77::2]:5683`, `C0:FF:EE:00:00:01` or `C0:FF:EE:00:00:01/random`.
+    static func peerAddress(_ text: some StringProtocol) -> PeerAddress? {
+        let text = String(text)
+        if let bluetooth = bluetoothAddress(text) { return .bluetooth(bluetooth) }
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard let address = IPAddress(String(host)), let port = UInt16(portText) else { return nil }
+        return .ip(Endpoint(address: address, port: port))
+    }
+
+    private static func bluetoothAddress(_ text: String) -> BluetoothAddress? {
+        let address = text.hasSuffix("/random") ? String(text.dropLast("/random".count)) : text
+        let bytes = address.split(separator: ":", omittingEmptySubsequences: false)
+        guard bytes.count == 6, bytes.allSatisfy({ $0.count == 2 }) else { return nil }
+        let values = bytes.compactMap { UInt8($0, radix: 16) }
+        guard values.count == 6 else { return nil }
+        return BluetoothAddress(wireBytes: values.reversed())
+    }
+
+    /// Whether `text` could be the start of an endpoint a writer had not finished.
+    private static func couldBeCutOffEndpoint(_ text: Substring) -> Bool {
+        text.allSatisfy { $0.isHexDigit || ".:[]/".contains($0) }
     }
 
     public mutating func merge(_ other: KeyLog) {
         for (label, entries) in other.secrets { secrets[label, default: [:]].merge(entries) { _, new in new } }
         for (label, entries) in other.publicKeys { publicKeys[label, default: [:]].merge(entries) { _, new in new } }
+        sessionEndpointsByID.merge(other.sessionEndpointsByID) { _, new in new }
         warnings += other.warnings
     }
 
-    public var isEmpty: Bool { secrets.isEmpty && publicKeys.isEmpty }
+    public var isEmpty: Bool { secrets.isEmpty && publicKeys.isEmpty && sessionEndpointsByID.isEmpty }
 
     /// How many entries of each label were loaded, for the summary.
     public var counts: [Label: Int] {
         var counts: [Label: Int] = [:]
         for (label, entries) in secrets { counts[label] = entries.count }
         for (label, entries) in publicKeys { counts[label] = entries.count }
+        if !sessionEndpointsByID.isEmpty { counts[.sessionEndpoints] = sessionEndpointsByID.count }
         return counts
     }
 
@@ -121,6 +214,18 @@ public struct KeyLog: Sendable {
 
     public func controllerLongTermPublicKey(_ pairingID: String) -> [UInt8]? {
         publicKeys[.controllerLTPK]?[pairingID] ?? publicKeys[.controllerLTPK]?.first { $0.key.caseInsensitiveEquals(pairingID) }?.value
+    }
+
+    /// The sessions the key log names by their endpoints.
+    public var sessionEndpoints: [SessionEndpoints] {
+        sessionEndpointsByID.values.sorted { $0.id.lexicographicallyPrecedes($1.id) }
+    }
+
+    /// The ids of sessions the key log has keys for (the controller's pair-verify public key of
+    /// each): the candidates for a session whose pair-verify is not in the capture.
+    public var sessionIDs: [[UInt8]] {
+        let labels: [Label] = [.pairVerifySharedSecret, .controlWriteKey, .controlReadKey]
+        return Set(labels.flatMap { secrets[$0].map { Array($0.keys) } ?? [] }).sorted { $0.lexicographicallyPrecedes($1) }
     }
 }
 

@@ -50,6 +50,7 @@ struct AnalysisRun {
     /// unreadable (named on standard error; the report covers everything read before), else
     /// `.success`.
     func run(_ reader: CaptureFileReader, into report: CaptureReport) -> RunOutcome {
+        invocation.announceKeyLogsBesideCaptures()
         let auditor = Auditor()
         let progress = invocation.showsProgress && !reader.files.contains("-") ? ProgressBar() : nil
         let errors = pipeline(into: report, auditor: auditor).run(reader) { position, packets in

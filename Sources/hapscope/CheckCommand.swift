@@ -276,12 +276,7 @@ struct CaptureCheck {
     private func decode() throws(CommandFailure) -> (String, damaged: Bool) {
         var configuration = try invocation.analysisConfiguration()
         if SystemInterface.fileExists(keyLogPath) {
-            let bytes = try SystemInterface.readFile(keyLogPath, limit: 64 << 20)
-            do {
-                try configuration.keyLog.add(parsing: String(decoding: bytes, as: UTF8.self), source: SystemInterface.baseName(keyLogPath))
-            } catch {
-                throw CommandFailure("\(keyLogPath):\(error.line): \(error.message)")
-            }
+            configuration.keyLog.merge(try Invocation.readKeyLog(keyLogPath))
         }
         let reader = try AnalysisRun.openReader([capture], invocation: invocation)
         let buffer = TextBuffer()

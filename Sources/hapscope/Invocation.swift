@@ -71,6 +71,16 @@ struct Invocation {
         return configuration
     }
 
+    /// Says on standard error which key logs were found beside the captures, once the captures
+    /// are being read (so that an error before stays the only line).
+    func announceKeyLogsBesideCaptures() {
+        guard !isQuiet, !arguments.has(Options.noKeyLog.key), command.name != "check" else { return }
+        let given = arguments.values(Options.keyLog.key) + (SystemInterface.environment("HAPKEYLOGFILE")?.split(separator: ":").map(String.init) ?? [])
+        for (capture, keyLog) in besideKeyLogs(excluding: given) {
+            StandardError.line("hapscope: reading the key log \(keyLog) found beside \(capture) (--no-keylog: not)")
+        }
+    }
+
     /// The title of an HTML report: the captures' file names, or the interface.
     var reportTitle: String {
         if let interface = arguments.value(Options.interface.key) { return "hapscope: live capture on \(interface)" }
@@ -78,28 +88,54 @@ struct Invocation {
         return "hapscope: " + (names.isEmpty ? "capture" : names.joined(separator: ", "))
     }
 
-    /// Every `--keylog` file, then those `HAPKEYLOGFILE` names (colon-separated). A file that
-    /// cannot be read or has a bad line stops the command: a key that silently fails to load
-    /// costs an afternoon. Sources are named by file name only, so that reports of the same
-    /// input do not depend on where the key log lives.
+    /// Every `--keylog` file, then those `HAPKEYLOGFILE` names (colon-separated), then the key log
+    /// beside each capture (`NAME.keylog` for `NAME.pcap`), unless `--no-keylog` or the command
+    /// reads key logs per capture itself (`check`). A file that cannot be read or has a bad line
+    /// stops the command: a key that silently fails to load costs an afternoon. Sources are named
+    /// by file name only, so that reports of the same input do not depend on where the key log
+    /// lives.
     func loadKeyLogs() throws(CommandFailure) -> KeyLog {
         var paths = arguments.values(Options.keyLog.key)
         if let variable = SystemInterface.environment("HAPKEYLOGFILE") {
             paths += variable.split(separator: ":").map(String.init)
         }
+        let beside = arguments.has(Options.noKeyLog.key) || command.name == "check" ? [] : besideKeyLogs(excluding: paths)
         var keyLog = KeyLog()
-        for path in paths {
-            let bytes = try SystemInterface.readFile(path, limit: 64 << 20)
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw CommandFailure("\(path): a key log is text, and this file is not UTF-8")
-            }
-            do {
-                try keyLog.add(parsing: text, source: SystemInterface.baseName(path))
-            } catch {
-                // Standard error names the file as the user gave it; events use its name only.
-                throw CommandFailure("\(path):\(error.line): \(error.message)")
-            }
+        for path in paths + beside.map(\.keyLog) {
+            keyLog.merge(try Self.readKeyLog(path))
         }
         return keyLog
+    }
+
+    /// The key logs beside the captures, `NAME.keylog` for `NAME.pcap`, `NAME.pcapng` or
+    /// `NAME.cap`, that exist and are not among `given`.
+    private func besideKeyLogs(excluding given: [String]) -> [(capture: String, keyLog: String)] {
+        let known = Set(given.map(SystemInterface.canonicalPath))
+        var found: [(String, String)] = []
+        for capture in captureFiles where capture != "-" {
+            guard let suffix = [".pcapng", ".pcap", ".cap"].first(where: capture.hasSuffix) else { continue }
+            let keyLog = String(capture.dropLast(suffix.count)) + ".keylog"
+            guard SystemInterface.fileExists(keyLog), !known.contains(SystemInterface.canonicalPath(keyLog)),
+                  !found.contains(where: { $0.1 == keyLog }) else { continue }
+            found.append((capture, keyLog))
+        }
+        return found
+    }
+
+    /// One key log file, parsed.
+    static func readKeyLog(_ path: String) throws(CommandFailure) -> KeyLog {
+        let bytes = try SystemInterface.readFile(path, limit: 64 << 20)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CommandFailure("\(path): a key log is text, and this file is not UTF-8")
+        }
+        do {
+            let keyLog = try KeyLog(parsing: text, source: SystemInterface.baseName(path))
+            // Standard error names the file as the user gave it; the report's problems by its name.
+            for warning in keyLog.warnings { StandardError.line("hapscope: warning: \(path):\(warning.line): \(warning.message)") }
+            return keyLog
+        } catch {
+            // Standard error names the file as the user gave it; events use its name only.
+            throw CommandFailure("\(path):\(error.line): \(error.message)")
+        }
     }
 }

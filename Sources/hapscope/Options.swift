@@ -8,6 +8,8 @@ enum Options {
     static let keyLog = OptionSpec(
         ["--keylog"], .value(name: "FILE"), repeatable: true,
         help: "decrypt with the secrets in FILE (docs/keylog.md); $HAPKEYLOGFILE is read too")
+    static let noKeyLog = OptionSpec(
+        ["--no-keylog"], help: "do not read the key log NAME.keylog found beside a capture NAME.pcap")
     static let filter = OptionSpec(
         ["-f", "--filter"], .value(name: "BPF"),
         help: "capture filter in libpcap syntax; packet numbers then count matching packets only")
@@ -36,8 +38,8 @@ enum Options {
 
     /// What every command that analyses a capture takes.
     static let analysis: [OptionSpec] = [
-        read, interface, count, duration, keyLog, filter, setupCode, setupID, showKeys, limit, format, output, quiet, noColor,
-        noProgress, help,
+        read, interface, count, duration, keyLog, noKeyLog, filter, setupCode, setupID, showKeys, limit, format, output, quiet,
+        noColor, noProgress, help,
     ]
 
     /// The paragraphs that end the help of every analysing command.

@@ -55,6 +55,14 @@ enum SystemInterface {
     }
 
     /// Whether anything (file, directory, device) exists at `path`.
+    /// The path with symbolic links and `.`/`..` resolved, so that two spellings of one file
+    /// compare equal; the path itself when it does not resolve.
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     static func fileExists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }

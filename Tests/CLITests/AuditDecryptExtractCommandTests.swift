@@ -54,7 +54,7 @@ import TestSupport
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("1 of 1 encrypted sessions decrypted"))
         #expect(try Data(contentsOf: output).count > 10_000)
-        let withoutKeys = try HapscopeBinary.run(["decrypt", "-w", output.path, "captures/bridge.pcap"])
+        let withoutKeys = try HapscopeBinary.run(["decrypt", "-w", output.path, "captures/bridge.pcap", "--no-keylog"])
         #expect(withoutKeys.standardOutput.contains("left encrypted: no key-log entry for this pair-verify"))
     }
 

@@ -40,18 +40,31 @@ struct CommandLineTests {
 
     @Test("-r is the same as naming the capture, and - reads standard input")
     func inputs() throws {
-        let named = try HapscopeBinary.run(["summary", Self.bridge])
-        let read = try HapscopeBinary.run(["summary", "-r", Self.bridge])
+        let named = try HapscopeBinary.run(["summary", Self.bridge, "--no-keylog"])
+        let read = try HapscopeBinary.run(["summary", "-r", Self.bridge, "--no-keylog"])
         let piped = try HapscopeBinary.run(["summary", "-"], input: try Data(contentsOf: RecordedCapture.directory.appendingPathComponent("bridge.pcap")))
         #expect(read.standardOutput == named.standardOutput)
         #expect(piped.standardOutput == named.standardOutput.replacingOccurrences(of: "bridge.pcap", with: "-"))
+    }
+
+    @Test("the key log beside a capture is read, and standard error says so; --no-keylog reads none")
+    func keyLogBesideTheCapture() throws {
+        let beside = try HapscopeBinary.run(["summary", Self.bridge])
+        #expect(beside.status == 0)
+        #expect(beside.errorLines == ["hapscope: reading the key log captures/bridge.keylog found beside captures/bridge.pcap (--no-keylog: not)"])
+        #expect(beside.standardOutput == (try HapscopeBinary.run(["summary", Self.bridge, "--keylog", Self.bridgeKeys])).standardOutput)
+        let quiet = try HapscopeBinary.run(["summary", Self.bridge, "-q"])
+        #expect(quiet.standardError.isEmpty && quiet.standardOutput == beside.standardOutput)
+        let none = try HapscopeBinary.run(["summary", Self.bridge, "--no-keylog"])
+        #expect(none.standardError.isEmpty)
+        #expect(none.standardOutput.contains("not decrypted"))
     }
 
     @Test("HAPKEYLOGFILE supplies key logs, colon-separated, like --keylog")
     func keyLogVariable() throws {
         let withOption = try HapscopeBinary.run(["summary", Self.bridge, "--keylog", Self.bridgeKeys])
         let withVariable = try HapscopeBinary.run(["summary", Self.bridge], environment: ["HAPKEYLOGFILE": Self.bridgeKeys])
-        let without = try HapscopeBinary.run(["summary", Self.bridge])
+        let without = try HapscopeBinary.run(["summary", Self.bridge, "--no-keylog"])
         #expect(withVariable.standardOutput == withOption.standardOutput)
         #expect(without.standardOutput.contains("not decrypted"))
         #expect(withVariable.standardOutput.contains("decrypted both directions"))

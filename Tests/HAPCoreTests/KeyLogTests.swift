@@ -45,8 +45,55 @@ import WireParsing
     ])
     func aMalformedLineIsAnErrorNamingFileAndLine(line: String, message: String) {
         #expect(throws: KeyLog.Problem(severity: .error, source: "k", line: 1, message: message)) {
-            try KeyLog(parsing: line, source: "k")
+            try KeyLog(parsing: line + "\n", source: "k")
         }
+    }
+
+    @Test("A last line cut off mid-way, as a writer killed while writing leaves it, is one warning naming the line")
+    func aCutOffLastLineIsAWarning() throws {
+        let whole = "CONTROL_WRITE_KEY \(controllerKey) \(secret)"
+        for cut in [whole.count - 1, whole.count - 10, "CONTROL_WRITE_KEY ".count + 10, "CONTROL_WRI".count] {
+            let log = try KeyLog(parsing: "CONTROL_READ_KEY \(controllerKey) \(secret)\n" + whole.prefix(cut), source: "k")
+            #expect(log.warnings.count == 1, "cut after \(cut) characters")
+            #expect(log.warnings.first?.line == 2)
+            #expect(log.counts == [.controlReadKey: 1], "the lines before it are used")
+        }
+    }
+
+    @Test("A cut-off line that is not the last, or a last line wrong in a way no cut makes, is still an error")
+    func onlyTheLastLineMayBeCutOff() {
+        let cut = "CONTROL_WRITE_KEY \(controllerKey) \(secret.prefix(10))"
+        #expect(throws: KeyLog.Problem.self) { try KeyLog(parsing: cut + "\nCONTROL_READ_KEY \(controllerKey) \(secret)\n", source: "k") }
+        #expect(throws: KeyLog.Problem.self) { try KeyLog(parsing: "CONTROL_WRITE_KEY \(controllerKey) zz", source: "k") }
+        #expect(throws: KeyLog.Problem.self) { try KeyLog(parsing: "CONTROL_WRITE_KEY abcd \(secret)", source: "k") }
+    }
+
+    @Test("SESSION_ENDPOINTS names a session by its endpoints: IPv4, IPv6 or Bluetooth")
+    func sessionEndpoints() throws {
+        let log = try KeyLog(parsing: """
+            SESSION_ENDPOINTS \(controllerKey) 10.77.0.1:49202 10.77.0.2:51826
+            SESSION_ENDPOINTS \(String(repeating: "01", count: 32)) [fd77::1]:49201 [fd77::2]:5683
+            SESSION_ENDPOINTS \(String(repeating: "02", count: 32)) 11:22:33:44:55:66 C0:FF:EE:00:00:01/random
+            CONTROL_READ_KEY \(controllerKey) \(secret)
+
+            """, source: "k")
+        #expect(log.warnings.isEmpty)
+        let sessions = log.sessionEndpoints
+        #expect(sessions.map { "\($0.controller) \($0.accessory)" } == [
+            "[fd77::1]:49201 [fd77::2]:5683", "11:22:33:44:55:66 C0:FF:EE:00:00:01", "10.77.0.1:49202 10.77.0.2:51826",
+        ])
+        #expect(log.sessionIDs == [try #require(Hex.decode(controllerKey))], "only sessions with secrets are candidates")
+        #expect(throws: KeyLog.Problem.self) { try KeyLog(parsing: "SESSION_ENDPOINTS \(controllerKey) 10.77.0.1 10.77.0.2:1\n", source: "k") }
+    }
+
+    @Test func theTransportsLabelsAreKnown() throws {
+        let log = try KeyLog(parsing: """
+            EVENT_READ_KEY \(controllerKey) \(secret)
+            BROADCAST_KEY 1A:2B:3C:4D:5E:6F \(secret)
+
+            """, source: "k")
+        #expect(log.warnings.isEmpty)
+        #expect(log.counts == [.eventReadKey: 1, .broadcastKey: 1])
     }
 
     @Test func secretsNeverAppearInDescriptions() throws {

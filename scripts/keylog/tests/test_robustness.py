@@ -70,8 +70,6 @@ def test_a_restarted_exporter_appends_cleanly_after_a_half_line(tmp_path):
     assert harness.differences(harness.sent_messages(second.records), analysis.messages) == []
 
 
-@pytest.mark.xfail(strict=True, reason="hapscope still rejects a key log with a cut-off last line as an input error "
-                   "instead of one warning naming the line (the lead's Swift part of issue 16)")
 def test_hapscope_reads_a_key_log_with_a_half_line_with_one_warning(tmp_path):
     keylog = tmp_path / "keys.txt"
     session = harness.run_session(tmp_path / "work", "pyhap", "aiohomekit", accessory_keylog=keylog)
