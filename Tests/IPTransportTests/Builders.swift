@@ -15,6 +15,27 @@ enum Peers {
     static let accessory = Endpoint(address: .v4(0x0A4D_0002), port: 51826)
 }
 
+// MARK: Discovery
+
+/// A discovery tracker that has heard `announcement`, sent from `address`.
+func discoveryThatHeard(_ announcement: [UInt8], from address: IPAddress) -> DiscoveryTracker {
+    let discovery = DiscoveryTracker(setupID: nil, maximumInstances: 16)
+    announcement.withUnsafeBytes { payload in
+        discovery.process(UDPDatagram(
+            packet: .numbered(1), source: Endpoint(address: address, port: 5353),
+            destination: Endpoint(address: .v4(0xE000_00FB), port: 5353), payload: payload)) { _ in }
+    }
+    return discovery
+}
+
+/// A discovery tracker that has heard the accessory (device id `1A:2B:3C:4D:5E:6F`) advertise
+/// `Peers.accessory`, from that address.
+func discoveryThatHeardTheAccessory() -> DiscoveryTracker {
+    discoveryThatHeard(MDNSMessages.advertisement(
+        instance: "Lamp", port: Peers.accessory.port, txt: ["c#=1", "id=1A:2B:3C:4D:5E:6F", "md=Lamp", "s#=1", "sf=0", "ci=5", "ff=0", "pv=1.1"]),
+        from: Peers.accessory.address)
+}
+
 // MARK: HTTP messages
 
 /// The messages `bytes` parse to, as one direction of a connection carries them.

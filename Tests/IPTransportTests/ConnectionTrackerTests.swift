@@ -10,19 +10,6 @@ import TestSupport
 struct ConnectionTrackerTests {
     let accessories = Array("GET /accessories HTTP/1.1\r\n\r\n".utf8)
 
-    /// A tracker whose discovery has heard the accessory advertise `Peers.accessory`.
-    private func advertisedDiscovery() -> DiscoveryTracker {
-        let discovery = DiscoveryTracker(setupID: nil, maximumInstances: 16)
-        let announcement = MDNSMessages.advertisement(
-            instance: "Lamp", port: Peers.accessory.port, txt: ["c#=1", "id=1A:2B:3C:4D:5E:6F", "md=Lamp", "s#=1", "sf=0", "ci=5", "ff=0", "pv=1.1"])
-        announcement.withUnsafeBytes { payload in
-            discovery.process(UDPDatagram(
-                packet: .numbered(1), source: Endpoint(address: Peers.accessory.address, port: 5353),
-                destination: Endpoint(address: .v4(0xE000_00FB), port: 5353), payload: payload)) { _ in }
-        }
-        return discovery
-    }
-
     @Test("every TCP connection is counted; one whose first request is for a HAP resource is opened as HAP")
     func recognisedByItsRequest() throws {
         let connection = try TrackedConnection()
@@ -113,7 +100,7 @@ struct ConnectionTrackerTests {
 
     @Test("encrypted bytes to an endpoint an accessory advertised are a session under way: counted, named, not parsed")
     func advertisedEndpointMidSession() throws {
-        let connection = try TrackedConnection(handshakeSeen: false, discovery: advertisedDiscovery())
+        let connection = try TrackedConnection(handshakeSeen: false, discovery: discoveryThatHeardTheAccessory())
         let ciphertext = frames(Array("GET /accessories HTTP/1.1\r\n\r\n".utf8), key: .stranger)
         connection.clientSends(ciphertext)
         connection.serverSends(frames([UInt8](repeating: 1, count: 100), key: .stranger))
@@ -136,7 +123,7 @@ struct ConnectionTrackerTests {
 
     @Test("plaintext HTTP to an advertised endpoint is parsed, not taken for a session under way")
     func advertisedEndpointPlaintext() throws {
-        let connection = try TrackedConnection(discovery: advertisedDiscovery())
+        let connection = try TrackedConnection(discovery: discoveryThatHeardTheAccessory())
         connection.clientSends(Array("GET /identify-me-not HTTP/1.1\r\n\r\n".utf8))
         #expect(connection.recorder.connectionsOpened.first?.recognisedBy == .advertisedEndpoint)
         #expect(connection.recorder.sessionStarts.isEmpty)
@@ -145,7 +132,7 @@ struct ConnectionTrackerTests {
 
     @Test("a response from an advertised port makes its receiver the controller")
     func responseFromAdvertisedPort() throws {
-        let connection = try TrackedConnection(handshakeSeen: false, client: Peers.accessory, server: Peers.controller, discovery: advertisedDiscovery())
+        let connection = try TrackedConnection(handshakeSeen: false, client: Peers.accessory, server: Peers.controller, discovery: discoveryThatHeardTheAccessory())
         connection.clientSends(HTTPText.jsonResponse(#"{"characteristics":[]}"#))
         #expect(connection.recorder.connectionsOpened.first?.connection.accessory == .ip(Peers.accessory))
     }
