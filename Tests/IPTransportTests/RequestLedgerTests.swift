@@ -104,6 +104,16 @@ struct RequestLedgerTests {
         }
     }
 
+    @Test("the window is the ttl to the millisecond: a write at the ttl is timed, one after it is not",
+          arguments: [(UInt32(1_000), true), (1_001, false), (1_500, false), (1_999, false)])
+    func windowIsExact(after milliseconds: UInt32, timed: Bool) throws {
+        var ledger = RequestLedger(maximumPending: 8)
+        ledger.prepare(try prepare(ttl: 1_000, pid: 7), at: .numbered(1, at: time(0, 250)))
+        let at = Timestamp(seconds: 1_700_000_000 + Int64((250 + milliseconds) / 1000), nanoseconds: (250 + milliseconds) % 1000 * 1_000_000)
+        _ = ledger.add(try request("/characteristics", packet: 2, at: at, writes: #"{"characteristics":[{"aid":1,"iid":9,"value":1}],"pid":7}"#))
+        #expect(ledger.answer()?.timedWrite == timed)
+    }
+
     @Test("a request that is no write is never timed, even with a prepare open")
     func readsAreNotTimed() throws {
         var ledger = RequestLedger(maximumPending: 8)
