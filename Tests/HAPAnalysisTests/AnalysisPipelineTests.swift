@@ -241,6 +241,21 @@ struct AnalysisPipelineTests {
         #expect(recorder.inputSummaries.only?.limitsReached[.ipFragmentDatagrams] == 2)
     }
 
+    @Test("every datagram dropped at a limit is counted, however many one fragment made room by dropping")
+    func everyFragmentDropCounted() throws {
+        // Each waiting datagram holds a 2 KiB buffer; the fourth needs 4 KiB, so two must go.
+        let (pipeline, recorder) = pipeline { $0.limits.fragments.maximumPendingBytes = 3 * 2_048 }
+        let waiting = (1 ... 3).map { id in
+            Frames.ethernet(Frames.ipv4([UInt8](repeating: 0, count: 16), protocol: 17, identification: UInt16(id), moreFragments: true))
+        }
+        let large = Frames.ethernet(Frames.ipv4(
+            [UInt8](repeating: 0, count: 16), protocol: 17, identification: 4, moreFragments: true, fragmentOffset: 2_048))
+        Self.process(waiting + [large], pipeline)
+        pipeline.finish()
+        #expect(recorder.problems(.limitReached).map(\.problem.limit) == [.ipFragmentBytes])
+        #expect(recorder.inputSummaries.only?.limitsReached[.ipFragmentBytes] == 2)
+    }
+
     @Test("connections silent past the idle timeout are closed as capture time passes, before later packets")
     func idleSweep() throws {
         let (pipeline, recorder) = pipeline { $0.limits.tcp.idleTimeout = .seconds(10) }
