@@ -170,6 +170,20 @@ struct EncryptedChannelTests {
         #expect(!channel.mayStartPlaintext(request), "inside a frame, bytes are the frame's")
     }
 
+    @Test("without a key too, plaintext can start only where a frame ends")
+    func mayStartPlaintextKeyless() {
+        let channel = EncryptedChannel(.controllerToAccessory, key: nil, maximumFrameLength: 65535)
+        let request = Array("GET /accessories HTTP/1.1\r\n".utf8)
+        let frame = frames(request, key: key)
+        #expect(channel.mayStartPlaintext(request))
+        channel.receive(Array(frame.prefix(10)), packet: 1, to: recorder)
+        #expect(!channel.mayStartPlaintext(request), "inside a frame, bytes are the frame's")
+        channel.receive(Array(frame.dropFirst(10)), packet: 2, to: recorder)
+        #expect(channel.mayStartPlaintext(request))
+        channel.receive([frame[0]], packet: 3, to: recorder)
+        #expect(!channel.mayStartPlaintext(request), "half a length field is the start of a frame")
+    }
+
     @Test("what plaintext HTTP starts with, and what a frame header can never look like",
           arguments: [("HTTP/1.1 200 OK", true), ("EVENT/1.0 200 OK", true), ("GET /", true), ("PUT /characteristics", true),
                       ("POST /pair-verify", true), ("DELETE /x", true), ("GET", false), ("HEAD / HTTP/1.1", false),

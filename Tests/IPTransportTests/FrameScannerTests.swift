@@ -51,6 +51,20 @@ struct FrameScannerTests {
         #expect(scan([[0x00]], into: &scanner) == [2])
     }
 
+    @Test("the scanner knows when the next byte starts a frame")
+    func boundary() {
+        var scanner = FrameScanner()
+        #expect(scanner.isAtFrameBoundary)
+        _ = scan([[0x01]], into: &scanner)
+        #expect(!scanner.isAtFrameBoundary, "half a length field")
+        _ = scan([[0x00] + [UInt8](repeating: 0, count: 16)], into: &scanner)
+        #expect(!scanner.isAtFrameBoundary, "one byte of the frame still to come")
+        _ = scan([[0x00]], into: &scanner)
+        #expect(scanner.isAtFrameBoundary)
+        scanner.loseSync()
+        #expect(!scanner.isAtFrameBoundary)
+    }
+
     @Test("a length above HAP's 1024 is counted as declared: judging it is the channel's job")
     func oversize() {
         var scanner = FrameScanner()
