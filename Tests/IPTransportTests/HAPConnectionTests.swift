@@ -161,6 +161,25 @@ struct HAPConnectionTests {
         #expect(connection.recorder.problems.isEmpty)
     }
 
+    @Test("an M4 response split over pieces switches where it ends, in the piece that ends it")
+    func switchAfterASplitM4() throws {
+        let connection = try TrackedConnection(keyLog: keyLog)
+        var sealers = Sealers(verify)
+        connection.clientSends(HTTPText.pairingRequest("/pair-verify", verify.m1()))
+        connection.serverSends(HTTPText.pairingResponse(verify.m2()))
+        connection.clientSends(HTTPText.pairingRequest("/pair-verify", verify.m3()))
+        let m4 = HTTPText.pairingResponse(verify.m4())
+        let frame = sealers.accessorySends(HTTPText.event(Array(#"{"characteristics":[{"aid":1,"iid":10,"value":0}]}"#.utf8)))
+        connection.serverSends(Array(m4.prefix(20)))
+        connection.serverSends(Array(m4.dropFirst(20)) + Array(frame.prefix(7)))
+        connection.serverSends(Array(frame.dropFirst(7)))
+        let messages = connection.recorder.httpMessages
+        #expect(messages.map(\.encrypted) == [false, false, false, false, true])
+        #expect(messages[3].firstPacket.number == 4 && messages[3].lastPacket.number == 5)
+        #expect(messages[4].firstPacket.number == 6, "the frame's plaintext was completed by the last piece")
+        #expect(connection.recorder.problems.isEmpty && connection.recorder.sessionProblems.isEmpty)
+    }
+
     @Test("without a key-log entry the session is counted, its frames followed, and the reason given")
     func undecryptableSession() throws {
         let connection = try TrackedConnection()
