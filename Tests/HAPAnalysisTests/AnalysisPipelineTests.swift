@@ -105,6 +105,21 @@ struct AnalysisPipelineTests {
         #expect(recorder.inputSummaries.only?.packets == 1 + Self.conversation.count)
     }
 
+    @Test("reading files, progress is reported every 1024 packets")
+    func progress() throws {
+        let scratch = try ScratchDirectory()
+        let writer = try PcapWriter(file: scratch.file("many.pcap"), linkType: .ethernet)
+        for index in 0 ..< 2_100 { Self.advertisement.withUnsafeBytes { writer.write($0, timestamp: Self.time(index)) } }
+        try writer.close()
+        let (pipeline, _) = pipeline()
+        var reports: [Int] = []
+        pipeline.run(try CaptureFileReader(files: [scratch.file("many.pcap")])) { progress, packets in
+            reports.append(packets)
+            #expect(progress.bytesRead <= progress.totalBytes ?? .max)
+        }
+        #expect(reports == [1_024, 2_048])
+    }
+
     // MARK: The event stream
 
     @Test("key-log warnings are the first events, before any input")
