@@ -102,7 +102,10 @@ let package = Package(
         // randomness, scratch folders, the binary under test, output comparison) is in one place.
         .target(
             name: "TestSupport",
-            dependencies: ["HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Capture", "HAPCrypto", "HAPJSON", "Differences"],
+            dependencies: [
+                "HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Capture", "HAPCrypto", "HAPJSON", "Differences", "TLV8",
+                "Packets", "WireParsing",
+            ],
             path: "Tests/TestSupport", swiftSettings: swiftSettings),
         tests("WireParsingTests", ["WireParsing"]),
         tests("HAPCatalogTests", ["HAPCatalog"]),

@@ -110,8 +110,11 @@ public final class AnalysisPipeline {
     private func reportFragmentDrops(_ packet: PacketInfo?) {
         for (limit, count) in decoder.statistics.datagramsDroppedByLimit.sorted(by: { $0.key < $1.key })
         where count > fragmentDrops[limit, default: 0] {
+            // One fragment can drop several waiting datagrams to make room: each counts.
+            let dropped = count - fragmentDrops[limit, default: 0]
             fragmentDrops[limit] = count
             context.limitReached(limit, "IP fragments beyond the \(limit) limit: waiting datagrams were dropped", packet)
+            context.addLimitHits(limit, dropped - 1)
         }
     }
 }

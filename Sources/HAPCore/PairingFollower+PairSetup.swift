@@ -4,7 +4,7 @@ import TLV8
 
 // HAP: Pair Setup (PROTOCOL §2): SRP-6a in M1–M4, then the long-term keys in M5 and M6.
 extension PairingFollower {
-    mutating func pairSetupStep(_ message: PairSetupMessage, body: TLV8Body, context: AnalysisContext) -> StepResult {
+    mutating func pairSetupStep(_ message: PairSetupMessage, context: AnalysisContext) -> StepResult {
         var step = StepResult()
         switch message {
         case .m1(let m1):
@@ -13,7 +13,7 @@ extension PairingFollower {
         case .m2(let m2):
             exchange?.salt = m2.salt
             exchange?.accessorySRPKey = m2.publicKey
-            exchange?.accessorySRPValuesMissing = SRPChecks.missingValues(of: m2, in: body)
+            exchange?.accessorySRPValuesMissing = SRPChecks.missingValues(of: m2)
             if let salt = m2.salt { step.srpProblems += SRPChecks.problems(salt: salt) }
             if let key = m2.publicKey { step.srpProblems += SRPChecks.problems(publicValue: key, of: .accessory) }
         case .m3(let m3):

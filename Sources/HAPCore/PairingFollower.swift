@@ -42,7 +42,7 @@ package struct PairingFollower {
 
         var step = StepResult()
         switch decoded.content {
-        case .pairSetup(let message)?: step = pairSetupStep(message, body: body, context: context)
+        case .pairSetup(let message)?: step = pairSetupStep(message, context: context)
         case .pairVerify(let message)?: step = pairVerifyStep(message, context: context)
         case .pairings(let message)?: pairingsStep(message)
         case nil: break

@@ -14,12 +14,13 @@ enum SRPChecks {
             .map { [SRPValueProblem($0)] } ?? []
     }
 
-    /// Why M2 gives no SRP transcript, when it does not: a value missing, or present but not one
-    /// the M2 decoder accepted (a B longer than N, a salt of the wrong length).
-    static func missingValues(of m2: PairSetupMessage.M2, in body: TLV8Body) -> String? {
+    /// Why M2 gives no SRP transcript, when it does not: its salt or B is missing. A value of
+    /// the wrong length is kept as sent (the M2 decoder keeps every length, and the problem is
+    /// reported on M2), so the proofs are still checked against what the controller received.
+    static func missingValues(of m2: PairSetupMessage.M2) -> String? {
         var missing: [String] = []
-        for (value, type, name) in [(m2.salt, TLV8Type.salt, "salt"), (m2.publicKey, .publicKey, "B")] where value == nil {
-            missing.append(body.first(type) == nil ? "M2 has no \(name)" : "M2's \(name) is malformed")
+        for (value, name) in [(m2.salt, "salt"), (m2.publicKey, "B")] where value == nil {
+            missing.append("M2 has no \(name)")
         }
         return missing.isEmpty ? nil : missing.joined(separator: " and ")
     }

@@ -49,7 +49,7 @@ final class EncryptedChannel {
     /// Whether `bytes` arriving now could be the start of plaintext HTTP rather than of a frame:
     /// only at a frame boundary that is still known.
     func mayStartPlaintext(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        (decryptor?.bufferedByteCount ?? 0) == 0 && scanner?.lostSync != true && Self.looksLikePlaintextHTTP(bytes)
+        (decryptor?.bufferedByteCount ?? 0) == 0 && scanner?.isAtFrameBoundary != false && Self.looksLikePlaintextHTTP(bytes)
     }
 
     func receive(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some EncryptedChannelReceiver) {

@@ -10,6 +10,9 @@ struct FrameScanner {
     /// Set once the boundary is lost (a gap); nothing more is counted.
     private(set) var lostSync = false
 
+    /// Whether the next byte starts a frame: the boundary is known and no frame is in progress.
+    var isAtFrameBoundary: Bool { !lostSync && remaining == nil && pendingLengthByte == nil }
+
     /// Counts the frames in `bytes`; `onFrameStart` sees each frame's declared length as its
     /// header completes.
     mutating func scan(_ bytes: UnsafeRawBufferPointer, onFrameStart: (Int) -> Void) {

@@ -21,6 +21,9 @@ final class HTTPChannel {
     private var parser: HTTPStreamParser
     /// Packets of the parser's stream, by stream offset.
     private var marks = StreamPacketMap()
+    /// Every byte before this offset was delivered in a message or reported discarded, so no
+    /// message can ask for its packet any more; the message in progress begins here.
+    private var settledOffset = 0
     /// Set while a stray plaintext message is parsed in a direction that should be encrypted.
     private(set) var isParsingStrayPlaintext = false
     private var isRunning = false
@@ -40,7 +43,7 @@ final class HTTPChannel {
     func feed(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
         marks.mark(parser.streamOffset, packet)
         run(packet, receiver) { (parser, handle) throws(DecodeError) in try parser.feed(bytes, handle) }
-        marks.forget(before: parser.streamOffset)
+        marks.forget(before: settledOffset)
     }
 
     /// The packet that carried the stream byte at `offset`.
@@ -62,6 +65,7 @@ final class HTTPChannel {
     func restartForEncryptedFrames() {
         parser = HTTPStreamParser(limits: parser.limits)
         marks = StreamPacketMap()
+        settledOffset = 0
         if isRunning { restartedWhileRunning = true }
     }
 
@@ -70,7 +74,7 @@ final class HTTPChannel {
     func parseStrayPlaintext(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
         var stray = HTTPStreamParser(limits: parser.limits)
         swap(&stray, &parser)
-        let frameMarks = marks
+        let frameMarks = marks, frameSettledOffset = settledOffset
         marks = StreamPacketMap()
         marks.mark(0, packet)
         isParsingStrayPlaintext = true
@@ -81,6 +85,7 @@ final class HTTPChannel {
         isParsingStrayPlaintext = false
         swap(&stray, &parser)
         marks = frameMarks
+        settledOffset = frameSettledOffset
     }
 
     /// Runs one parser operation, handing its messages and discards on, and recovering from an
@@ -103,8 +108,12 @@ final class HTTPChannel {
         func handle(_ event: HTTPStreamEvent) {
             guard !restartedWhileRunning else { return }
             switch event {
-            case .message(let message): receiver.channel(self, parsed: message, packet: packet)
-            case .discarded(let discarded): receiver.channel(self, discarded: discarded, packet: packet)
+            case .message(let message):
+                settledOffset = message.endOffset
+                receiver.channel(self, parsed: message, packet: packet)
+            case .discarded(let discarded):
+                settledOffset = discarded.range.upperBound
+                receiver.channel(self, discarded: discarded, packet: packet)
             }
         }
         do {

@@ -44,8 +44,12 @@ struct RequestLedger {
 
     /// HAP: a timed write must follow its `/prepare` within `ttl` milliseconds.
     mutating func prepare(_ request: PrepareRequest, at packet: PacketInfo) {
-        let seconds = Int64(clamping: request.timeToLive / 1000 + 1)
-        preparedWrite = (request.pid, Timestamp(seconds: packet.timestamp.seconds &+ seconds, nanoseconds: packet.timestamp.nanoseconds))
+        let nanoseconds = packet.timestamp.nanoseconds + UInt32(request.timeToLive % 1000) * 1_000_000
+        let seconds = Int64(request.timeToLive / 1000) + Int64(nanoseconds / 1_000_000_000)
+        // A ttl of 2^64 - 1 ms is 2^54 s, which capture times are far below: only a hostile
+        // capture time could overflow, and then the window is open for ever.
+        let (end, overflow) = packet.timestamp.seconds.addingReportingOverflow(seconds)
+        preparedWrite = (request.pid, Timestamp(seconds: overflow ? .max : end, nanoseconds: nanoseconds % 1_000_000_000))
     }
 
     /// The request a response answers: the oldest waiting.

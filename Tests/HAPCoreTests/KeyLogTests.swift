@@ -109,4 +109,38 @@ import WireParsing
         log.merge(try KeyLog(parsing: "CONTROL_WRITE_KEY \(controllerKey) \(secret)", source: "b"))
         #expect(log.counts == [.controlReadKey: 1, .controlWriteKey: 1])
     }
+
+    @Test func aPairSetupKeyIsFoundByTheFirst32BytesOfAOnly() throws {
+        let log = try KeyLog(parsing: "PAIR_SETUP_SESSION_KEY \(controllerKey) \(String(repeating: "01", count: 64))", source: "k")
+        let a = try #require(Hex.decode(controllerKey))
+        #expect(log.pairSetupSessionKey(forControllerPublicKey: a) != nil)
+        #expect(log.pairSetupSessionKey(forControllerPublicKey: Array(a.prefix(31))) == nil, "an A shorter than the id names no entry")
+        #expect(log.pairSetupSessionKey(forControllerPublicKey: [0] + a) == nil)
+    }
+
+    @Test func aLaterFileReplacesAnEarlierEntryAndEveryWarningIsKept() throws {
+        var log = try KeyLog(parsing: "CONTROL_READ_KEY \(controllerKey) \(secret)\nODD 1 2", source: "a")
+        log.merge(try KeyLog(parsing: "CONTROL_READ_KEY \(controllerKey) \(String(repeating: "ee", count: 32))\nODDER 1 2", source: "b"))
+        let id = try #require(Hex.decode(controllerKey))
+        #expect(log.secret(.controlReadKey, for: id)?.revealedBytes() == [UInt8](repeating: 0xEE, count: 32))
+        #expect(log.counts == [.controlReadKey: 1])
+        #expect(log.warnings.map(\.source) == ["a", "b"])
+    }
+
+    @Test func aKeyLogOfCommentsAndUnknownLabelsIsEmpty() throws {
+        #expect(KeyLog().isEmpty)
+        let log = try KeyLog(parsing: "# nothing here\nFUTURE 1 2\n\n", source: "k")
+        #expect(log.isEmpty)
+        #expect(log.warnings.count == 1)
+    }
+
+    @Test func aPairingIdentifierSpelledExactlyWinsOverOneDifferingInCase() throws {
+        let log = try KeyLog(parsing: """
+            ACCESSORY_LTPK aa:bb:cc:dd:ee:ff \(String(repeating: "01", count: 32))
+            ACCESSORY_LTPK AA:BB:CC:DD:EE:FF \(String(repeating: "02", count: 32))
+            """, source: "k")
+        #expect(log.accessoryLongTermPublicKey("AA:BB:CC:DD:EE:FF") == [UInt8](repeating: 2, count: 32))
+        #expect(log.accessoryLongTermPublicKey("aa:bb:cc:dd:ee:ff") == [UInt8](repeating: 1, count: 32))
+        #expect(log.controllerLongTermPublicKey("AA:BB:CC:DD:EE:FF") == nil, "accessories' keys are not controllers'")
+    }
 }

@@ -15,7 +15,7 @@ struct AnalysisGrowthTests {
     func unansweredRequests() throws {
         var tcp = TCPConversation(controllerPort: 49_290)
         var frames = tcp.handshake()
-        let write = HAPExchange.request(
+        let write = HTTPText.request(
             "PUT", "/characteristics", body: Array(#"{"characteristics":[{"aid":1,"iid":9,"value":true}]}"#.utf8),
             contentType: "application/hap+json")
         for _ in 0 ..< 3_000 { frames.append(tcp.controllerSends(write)) }
@@ -39,7 +39,7 @@ struct AnalysisGrowthTests {
         // Pair Setup M3 again and again: never M1, so the exchange never starts over.
         let m3: [UInt8] = [0x06, 0x01, 0x03, 0x03, 0x01, 0x01, 0x04, 0x01, 0x02]
         for _ in 0 ..< 2_000 {
-            frames.append(tcp.controllerSends(HAPExchange.request("POST", "/pair-setup", body: m3, contentType: "application/pairing+tlv8")))
+            frames.append(tcp.controllerSends(HTTPText.request("POST", "/pair-setup", body: m3, contentType: "application/pairing+tlv8")))
         }
         frames += tcp.close()
 

@@ -17,11 +17,11 @@ struct HostileStreamTests {
         var tcp = TCPConversation(controllerPort: port)
         var frames = tcp.handshake()
         // A HAP request first, so that the connection is recognised by its content.
-        frames.append(tcp.controllerSends(HAPExchange.request("GET", "/accessories")))
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
         for piece in stride(from: 0, to: hostile.count, by: 1_400) {
             frames.append(tcp.controllerSends(Array(hostile[piece ..< min(piece + 1_400, hostile.count)])))
         }
-        frames.append(tcp.controllerSends(HAPExchange.request("GET", "/characteristics?id=1.2")))
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/characteristics?id=1.2")))
         return frames + tcp.close()
     }
 
@@ -39,7 +39,7 @@ struct HostileStreamTests {
         let problem = try #require(analysis.problems(.undecodableHTTP).first { $0.message.contains("limit exceeded") })
         #expect(problem.message.contains("controller-to-accessory"))
         // The offset of the value, in the controller's stream, after the first request.
-        let valueOffset = HAPExchange.request("GET", "/accessories").count + "PUT /characteristics HTTP/1.1\r\nContent-Length: ".utf8.count
+        let valueOffset = HTTPText.request("GET", "/accessories").count + "PUT /characteristics HTTP/1.1\r\nContent-Length: ".utf8.count
         #expect(problem.message.contains("http: limit exceeded at byte \(valueOffset)"))
         #expect(problem.message.contains("a Content-Length of at most 16777216 bytes"))
         #expect(requestTargets(analysis) == ["/accessories", "/characteristics?id=1.2"])
@@ -60,11 +60,11 @@ struct HostileStreamTests {
     func hugeChunkSize() throws {
         var tcp = TCPConversation(controllerPort: 49_261)
         var frames = tcp.handshake()
-        frames.append(tcp.controllerSends(HAPExchange.request("GET", "/accessories")))
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/hap+json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
         frames.append(tcp.accessorySends(head + Array("FFFFFFFFFFFFFFFFFF\r\n".utf8)))
-        frames.append(tcp.controllerSends(HAPExchange.request("GET", "/accessories")))
-        frames.append(tcp.accessorySends(HAPExchange.response(body: HAPExchange.database, contentType: "application/hap+json")))
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
+        frames.append(tcp.accessorySends(HTTPText.response(body: HAPExchange.database, contentType: "application/hap+json")))
         frames += tcp.close()
 
         let analysis = try Analysis(frames: frames)
@@ -105,7 +105,7 @@ struct HostileStreamTests {
         var frames = tcp.handshake()
         // State M1, Method PairSetup, then a public key item that declares 200 bytes and holds 3.
         let body: [UInt8] = [0x06, 0x01, 0x01, 0x00, 0x01, 0x00, 0x03, 0xC8, 0x01, 0x02, 0x03]
-        frames.append(tcp.controllerSends(HAPExchange.request("POST", "/pair-setup", body: body, contentType: "application/pairing+tlv8")))
+        frames.append(tcp.controllerSends(HTTPText.request("POST", "/pair-setup", body: body, contentType: "application/pairing+tlv8")))
         frames += tcp.close()
         let exchange = HAPExchange()
 
@@ -123,8 +123,8 @@ struct HostileStreamTests {
         let nested = [UInt8](repeating: UInt8(ascii: "["), count: 10_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 10_000)
         var tcp = TCPConversation(controllerPort: 49_263)
         var frames = tcp.handshake()
-        frames.append(tcp.controllerSends(HAPExchange.request("GET", "/accessories")))
-        let response = HAPExchange.response(body: nested, contentType: "application/hap+json")
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
+        let response = HTTPText.response(body: nested, contentType: "application/hap+json")
         for piece in stride(from: 0, to: response.count, by: 1_400) {
             frames.append(tcp.accessorySends(Array(response[piece ..< min(piece + 1_400, response.count)])))
         }
@@ -145,8 +145,8 @@ struct HostileStreamTests {
         let body = prefix + [0x4C, 0xC3, 0x28, 0xFF] + Array(#""}]}]}]}"#.utf8)
         var tcp = TCPConversation(controllerPort: 49_264)
         var frames = tcp.handshake()
-        frames.append(tcp.controllerSends(HAPExchange.request("GET", "/accessories")))
-        frames.append(tcp.accessorySends(HAPExchange.response(body: body, contentType: "application/hap+json")))
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
+        frames.append(tcp.accessorySends(HTTPText.response(body: body, contentType: "application/hap+json")))
         frames += tcp.close()
         let exchange = HAPExchange()
 
@@ -167,7 +167,7 @@ struct HostileStreamTests {
         // HAP: Add Pairing M1 — State, Method 3, Identifier (not UTF-8), PublicKey, Permissions.
         let body: [UInt8] = [0x06, 0x01, 0x01, 0x00, 0x01, 0x03, 0x01, 0x04, 0xC3, 0x28, 0xFF, 0xFE]
             + [0x03, 0x20] + [UInt8](repeating: 0x11, count: 32) + [0x0B, 0x01, 0x01]
-        frames.append(tcp.controllerSends(HAPExchange.request("POST", "/pairings", body: body, contentType: "application/pairing+tlv8")))
+        frames.append(tcp.controllerSends(HTTPText.request("POST", "/pairings", body: body, contentType: "application/pairing+tlv8")))
         frames += tcp.close()
 
         let analysis = try Analysis(frames: frames)

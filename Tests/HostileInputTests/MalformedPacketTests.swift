@@ -88,10 +88,10 @@ struct MalformedPacketTests {
     func snapLengthCutsRequest() throws {
         var tcp = TCPConversation(controllerPort: 49_251)
         var records = tcp.handshake().map { CaptureRecord($0) }
-        let request = HAPExchange.request("PUT", "/characteristics", body: Array(#"{"characteristics":[{"aid":1,"iid":9,"value":1}]}"#.utf8), contentType: "application/hap+json")
+        let request = HTTPText.request("PUT", "/characteristics", body: Array(#"{"characteristics":[{"aid":1,"iid":9,"value":1}]}"#.utf8), contentType: "application/hap+json")
         let cutFrame = tcp.controllerSends(request)
         records.append(CaptureRecord(Array(cutFrame.prefix(80)), originalLength: cutFrame.count))
-        records.append(CaptureRecord(tcp.controllerSends(HAPExchange.request("GET", "/accessories"))))
+        records.append(CaptureRecord(tcp.controllerSends(HTTPText.request("GET", "/accessories"))))
         records += tcp.close().map { CaptureRecord($0) }
         let exchange = HAPExchange()
         records += exchange.frames.map { CaptureRecord($0) }

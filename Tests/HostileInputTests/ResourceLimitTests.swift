@@ -20,7 +20,7 @@ struct ResourceLimitTests {
     private static func outOfOrder(port: UInt16, segments: Int, size: Int, spacing: Int = 0) -> [[UInt8]] {
         var tcp = TCPConversation(controllerPort: port)
         var frames = tcp.handshake()
-        frames.append(tcp.controllerSends(HAPExchange.request("GET", "/accessories")))
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
         let start = tcp.controllerSequence
         for index in 0 ..< segments {
             let sequence = start + 10 + UInt32(index * (size + spacing))
@@ -79,7 +79,7 @@ struct ResourceLimitTests {
         for port in UInt16(49_300) ..< 49_340 {
             var tcp = TCPConversation(controllerPort: port)
             frames += tcp.handshake()
-            frames.append(tcp.controllerSends(HAPExchange.request("GET", "/accessories")))
+            frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
         }
         let exchange = HAPExchange()
 
@@ -98,7 +98,7 @@ struct ResourceLimitTests {
         var tcp = TCPConversation(controllerPort: 49_284)
         var frames = tcp.handshake()
         let body = Array(#"{"characteristics":[{"aid":1,"iid":2,"value":""#.utf8) + [UInt8](repeating: 0x61, count: 2_000) + Array(#""}]}"#.utf8)
-        frames.append(tcp.controllerSends(HAPExchange.request("PUT", "/characteristics", body: body, contentType: "application/hap+json")))
+        frames.append(tcp.controllerSends(HTTPText.request("PUT", "/characteristics", body: body, contentType: "application/hap+json")))
         frames += tcp.close()
         let exchange = HAPExchange()
 
@@ -127,7 +127,7 @@ struct ResourceLimitTests {
         var frames = tcp.handshake()
         // State M1, then 2,000 items of alternating types, none of which HAP defines.
         let body: [UInt8] = [0x06, 0x01, 0x01] + (0 ..< 2_000).flatMap { [UInt8(0x20 + $0 % 2), 0x00] }
-        frames.append(tcp.controllerSends(HAPExchange.request("POST", "/pair-setup", body: body, contentType: "application/pairing+tlv8")))
+        frames.append(tcp.controllerSends(HTTPText.request("POST", "/pair-setup", body: body, contentType: "application/pairing+tlv8")))
         frames += tcp.close()
 
         let analysis = try Analysis(frames: frames)

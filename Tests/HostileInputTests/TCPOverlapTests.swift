@@ -12,7 +12,7 @@ import TestSupport
 /// recognised by their endpoint whatever their first bytes look like.
 @Suite("Overlapping and contradicting TCP segments")
 struct TCPOverlapTests {
-    private static let request = HAPExchange.request("GET", "/characteristics?id=1.2,1.3")
+    private static let request = HTTPText.request("GET", "/characteristics?id=1.2,1.3")
     private static let advertisement = Frames.mdns(MDNSMessages.hapAdvertisement)
 
     private func summary(_ analysis: Analysis, port: UInt16) -> ConnectionSummary? {
@@ -35,7 +35,7 @@ struct TCPOverlapTests {
         for index in 20 ..< 30 { forged[index] = UInt8(ascii: "X") }
         frames.append(tcp.segment(fromController: true, flags: TCPFlag.ack, payload: forged, sequence: start))
         _ = tcp.controllerSends(request)
-        frames.append(tcp.accessorySends(HAPExchange.response(body: Array(#"{"characteristics":[]}"#.utf8), contentType: "application/hap+json")))
+        frames.append(tcp.accessorySends(HTTPText.response(body: Array(#"{"characteristics":[]}"#.utf8), contentType: "application/hap+json")))
         frames += tcp.close()
         let exchange = HAPExchange()
 
@@ -94,7 +94,7 @@ struct TCPOverlapTests {
         // A FIN placed 100 bytes after the request, leaving a hole, then bytes beyond the FIN.
         let finSequence = start + UInt32(Self.request.count) + 100
         frames.append(tcp.segment(fromController: true, flags: TCPFlag.fin | TCPFlag.ack, sequence: finSequence))
-        frames.append(tcp.segment(fromController: true, flags: TCPFlag.ack, payload: HAPExchange.request("GET", "/accessories"), sequence: finSequence + 1))
+        frames.append(tcp.segment(fromController: true, flags: TCPFlag.ack, payload: HTTPText.request("GET", "/accessories"), sequence: finSequence + 1))
         frames.append(tcp.segment(fromController: false, flags: TCPFlag.fin | TCPFlag.ack, acknowledgment: finSequence + 1))
         let exchange = HAPExchange()
 

@@ -20,10 +20,10 @@ struct HAPExchange {
     var frames: [[UInt8]] {
         var tcp = conversation
         var frames = tcp.handshake()
-        frames.append(tcp.controllerSends(Self.request("POST", "/pair-setup", body: Self.pairSetupM1, contentType: "application/pairing+tlv8")))
-        frames.append(tcp.accessorySends(Self.response(body: Self.pairSetupM2, contentType: "application/pairing+tlv8")))
-        frames.append(tcp.controllerSends(Self.request("GET", "/accessories")))
-        frames.append(tcp.accessorySends(Self.response(body: Self.database, contentType: "application/hap+json")))
+        frames.append(tcp.controllerSends(HTTPText.request("POST", "/pair-setup", body: Self.pairSetupM1, contentType: "application/pairing+tlv8")))
+        frames.append(tcp.accessorySends(HTTPText.response(body: Self.pairSetupM2, contentType: "application/pairing+tlv8")))
+        frames.append(tcp.controllerSends(HTTPText.request("GET", "/accessories")))
+        frames.append(tcp.accessorySends(HTTPText.response(body: Self.database, contentType: "application/hap+json")))
         frames += tcp.close()
         return frames
     }
@@ -43,16 +43,6 @@ struct HAPExchange {
         {"iid":2,"type":"23","perms":["pr"],"format":"string","value":"Hostile Test Light"},\#
         {"iid":3,"type":"14","perms":["pw"],"format":"bool"}]}]}]}
         """#.utf8)
-
-    static func request(_ method: String, _ target: String, body: [UInt8] = [], contentType: String? = nil) -> [UInt8] {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: hapscope-test.local\r\n"
-        if let contentType { head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n" }
-        return Array((head + "\r\n").utf8) + body
-    }
-
-    static func response(status: String = "200 OK", body: [UInt8], contentType: String) -> [UInt8] {
-        Array("HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
-    }
 }
 
 extension HAPExchange: CustomTestStringConvertible {
