@@ -43,9 +43,9 @@ demo: deps
 test: test-deps
 	$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
 	$(SWIFT) test --skip-build
+	$(MAKE) install-test
 	$(MAKE) keylog-test
 	$(MAKE) fuzz-smoke
-	$(MAKE) install-test
 
 ## The key-log exporters (scripts/keylog): real HAP stacks on loopback, captured, decrypted by the
 ## debug hapscope built above (docs/keylog.md).
@@ -57,7 +57,8 @@ fuzz-smoke:
 	SWIFT=$(SWIFT) scripts/fuzz.sh all --time 5
 
 ## `make install` of the debug build above into a scratch DESTDIR; the installed binary, manual
-## pages and completions are tried, then `make uninstall` (scripts/install-test.sh).
+## pages and completions are tried, then `make uninstall` (scripts/install-test.sh). It runs before
+## fuzz-smoke, whose builds use other flags, so that installing rebuilds nothing.
 install-test:
 	MAKE="$(MAKE)" SWIFT_BUILD_FLAGS="$(TEST_BUILD_FLAGS)" scripts/install-test.sh
 
