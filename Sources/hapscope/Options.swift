@@ -25,7 +25,8 @@ enum Options {
     static let showKeys = OptionSpec(
         ["--show-keys"], help: "show session keys in the report; without it no secret is ever printed")
     static let limit = OptionSpec(
-        ["--limit"], .value(name: "NAME=VALUE"), valueKind: .assignment(names: LimitOption.names), repeatable: true, help: "change a resource limit (listed below)")
+        ["--limit"], .value(name: "NAME=VALUE"), valueKind: .assignment(names: LimitOption.names), repeatable: true,
+        help: "change a resource limit (hapscope help limits lists them)")
     static let interface = OptionSpec(
         ["-i", "--interface"], .value(name: "IFACE"), valueKind: .interface, help: "capture live on IFACE instead of reading captures")
     static let count = OptionSpec(["-c", "--count"], .value(name: "N"), help: "with -i: stop after N packets")
