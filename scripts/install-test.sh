@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 configuration=${CONFIGURATION:-debug}
 prefix=/usr/local
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/hapscope-install-test.XXXXXX")
+scratch=$(mktemp -d -t hapscope-install-test.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 root=$scratch$prefix
 failures=0
