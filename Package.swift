@@ -79,12 +79,17 @@ let package = Package(
         library("Differences", ["HAPJSON", "HAPCatalog"]),
         library("JUnitXML"),
 
-        // The command line.
+        // The command line: the table-driven parser, and the help, manual page and completions
+        // written from the same table.
         library("ArgumentParsing"),
+        // The version and the commit a build is made from (`hapscope --version`); the commit is
+        // written by the BuildCommit plugin, which asks git (or says "unknown").
+        .target(name: "BuildInfo", swiftSettings: swiftSettings, plugins: ["BuildCommit"]),
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         .executableTarget(
             name: "hapscope",
             dependencies: [
-                "ArgumentParsing", "HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Exports", "Capture",
+                "ArgumentParsing", "BuildInfo", "HAPAnalysis", "HAPCore", "HAPEvents", "Audit", "Reports", "Exports", "Capture",
                 "HAPCrypto", "HAPJSON", "TLV8", "WireParsing", "Differences", "JUnitXML",
             ],
             swiftSettings: swiftSettings),
@@ -93,8 +98,8 @@ let package = Package(
         .executableTarget(
             name: "hapbench",
             dependencies: [
-                "ArgumentParsing", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Capture", "Packets", "WireParsing",
-                "CAllocationCounter",
+                "ArgumentParsing", "BuildInfo", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Capture", "Packets",
+                "WireParsing", "CAllocationCounter",
             ],
             swiftSettings: swiftSettings),
 

@@ -39,7 +39,7 @@ public enum ArgumentParser {
                 value = arguments[index]
                 index += 1
             } else {
-                throw UsageError("option \(name) needs a value (\(valueName(option)))")
+                throw UsageError("option \(name) needs a value (\(option.valueName ?? ""))")
             }
             if !option.choices.isEmpty, !option.choices.contains(value) {
                 var message = "option \(name) takes one of \(option.choices.joined(separator: ", ")), not '\(value)'"
@@ -73,11 +73,6 @@ public enum ArgumentParser {
             }
         }
         return (argument, nil)
-    }
-
-    private static func valueName(_ option: OptionSpec) -> String {
-        if case .value(let name) = option.kind { return name }
-        return ""
     }
 
     private static func unknownOptionMessage(_ name: String, command: CommandSpec) -> String {

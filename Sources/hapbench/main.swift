@@ -9,9 +9,9 @@ enum Command {
         usage: "[--quick] [--json FILE] [--filter NAME] [--capture-dir DIR] [--size SIZE]",
         options: [
             OptionSpec(["--quick"], help: "a fiftieth of the iterations, 3 rounds, a 3 MB capture: checks that everything runs"),
-            OptionSpec(["--json"], .value(name: "FILE"), help: "also write the figures as JSON to FILE"),
+            OptionSpec(["--json"], .value(name: "FILE"), valueKind: .file, help: "also write the figures as JSON to FILE"),
             OptionSpec(["--filter"], .value(name: "NAME"), help: "run only benchmarks whose name contains NAME (tlv8, crypto, pipeline, memory, …)"),
-            OptionSpec(["--capture-dir"], .value(name: "DIR"), help: "where generated captures are kept between runs (default .build/hapbench-captures)"),
+            OptionSpec(["--capture-dir"], .value(name: "DIR"), valueKind: .directory, help: "where generated captures are kept between runs (default .build/hapbench-captures)"),
             OptionSpec(["--size"], .value(name: "SIZE"), help: "the capture the pipeline is timed on, e.g. 300MB (default; 3MB with --quick)"),
         ], maximumPositionals: 0)
 
@@ -20,7 +20,7 @@ enum Command {
         usage: "--size SIZE -o FILE [--adversarial] [--seed N]",
         options: [
             OptionSpec(["--size"], .value(name: "SIZE"), help: "stop once the capture reaches SIZE (e.g. 300MB, 64MiB)"),
-            OptionSpec(["-o", "--output"], .value(name: "FILE"), help: "the capture; the key log goes beside it as FILE.keylog"),
+            OptionSpec(["-o", "--output"], .value(name: "FILE"), valueKind: .file, help: "the capture; the key log goes beside it as FILE.keylog"),
             OptionSpec(["--adversarial"], help: "connection floods, endless messages and endless out-of-order data instead"),
             OptionSpec(["--seed"], .value(name: "N"), help: "another deterministic capture"),
         ], maximumPositionals: 0)
@@ -30,15 +30,21 @@ enum Command {
         usage: "[--plain] [--peak-memory-to FILE] FILE",
         options: [
             OptionSpec(["--plain"], help: "only read the packets with libpcap, as the suite's baseline does"),
-            OptionSpec(["--peak-memory-to"], .value(name: "FILE"), help: "write this process's peak resident bytes (VmHWM) to FILE"),
+            OptionSpec(["--peak-memory-to"], .value(name: "FILE"), valueKind: .file, help: "write this process's peak resident bytes (VmHWM) to FILE"),
         ],
-        positionalName: "capture", maximumPositionals: 1)
+        positionalName: "capture", positionalKind: .file, maximumPositionals: 1)
 
     static let exportCorpus = CommandSpec(
         name: "export-corpus", summary: "write the TLV8 corpus messages as DIR/<name>.tlv8 for the Python peers",
-        usage: "DIR", options: [], positionalName: "directory", maximumPositionals: 1)
+        usage: "DIR", options: [], positionalName: "directory", positionalKind: .directory, maximumPositionals: 1)
 
-    static let all = [run, generate, analyze, exportCorpus]
+    static let manualPage = OptionSpec(["--man"], help: "print the manual page hapbench(1), in roff")
+
+    static let help = CommandSpec(
+        name: "help", summary: "this help, or with --man the manual page", usage: "[--man]", options: [manualPage],
+        maximumPositionals: 0)
+
+    static let all = [run, generate, analyze, exportCorpus, help]
 }
 
 /// `300MB`, `64MiB`, `1.5GB` or a plain byte count; MB are 10⁶ bytes, as in MB/s.
@@ -56,20 +62,34 @@ func standardError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+/// A command's help; the default command's lists the others too.
+func help(for command: CommandSpec) -> String {
+    var text = HelpFormatter.help(for: command, program: "hapbench")
+    if command.name == Command.run.name {
+        text += "\nother commands:\n"
+        for other in Command.all where other.name != Command.run.name {
+            text += "  hapbench \(other.name) \(other.usage)\n      \(other.summary)\n"
+        }
+    }
+    return text
+}
+
 func main() throws -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
     let command = Command.all.first { $0.name == arguments.first }.map { spec in
         arguments.removeFirst()
         return spec
     } ?? Command.run
-    if arguments.contains("--help") || arguments.contains("-h") {
-        print(HelpFormatter.help(for: command, program: "hapbench"))
-        if command.name == Command.run.name {
-            print("\nother commands:")
-            for other in Command.all where other.name != Command.run.name {
-                print("  hapbench \(other.name) \(other.usage)\n      \(other.summary)")
-            }
+    if command.name == Command.help.name {
+        if try ArgumentParser.parse(arguments, for: command).has(Command.manualPage.key) {
+            print(ManualPage.render(Command.program), terminator: "")
+        } else {
+            print(help(for: Command.run), terminator: "")
         }
+        return 0
+    }
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(help(for: command), terminator: "")
         return 0
     }
     let parsed: ParsedArguments

@@ -13,7 +13,7 @@ extension Command {
     ) -> Command {
         let spec = CommandSpec(
             name: name, summary: summary, usage: "[options] [capture ...]", options: extraOptions + Options.analysis,
-            positionalName: "capture", details: (details.isEmpty ? "" : details + "\n\n") + Options.analysisDetails)
+            positionalName: "capture", positionalKind: .file, details: details, sharedDetails: Options.analysisDetails)
         return Command(spec: spec) { invocation throws(CommandFailure) in
             let configuration = try invocation.analysisConfiguration()
             return try analyse(invocation, configuration: configuration, streams: streams) { output throws(CommandFailure) in

@@ -11,7 +11,7 @@ extension Command {
     static let audit = Command(spec: CommandSpec(
         name: "audit",
         summary: "Security and conformance findings, with evidence; exit 1 when one reaches --fail-on.",
-        usage: "[options] [capture ...]", options: [failOn] + Options.analysis, positionalName: "capture",
+        usage: "[options] [capture ...]", options: [failOn] + Options.analysis, positionalName: "capture", positionalKind: .file,
         details: """
             Each finding names its rule, severity, why it matters with the HAP rule it breaks
             (docs/audit-rules.md), and its evidence: packets, times, connections, values. Rules
@@ -24,9 +24,7 @@ extension Command {
 
             exit status: 0 no finding reaches --fail-on; 1 one does; 2 usage or input error, or a
             damaged capture (the packets before the damage are audited).
-
-            \(Options.analysisDetails)
-            """)) { invocation throws(CommandFailure) in
+            """, sharedDetails: Options.analysisDetails)) { invocation throws(CommandFailure) in
         let threshold = invocation.arguments.value(failOn.key)
             .flatMap(Severity.init(name:)) ?? .medium
         let configuration = try invocation.analysisConfiguration()

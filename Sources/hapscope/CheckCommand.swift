@@ -27,7 +27,7 @@ extension Command {
     static let check = Command(spec: CommandSpec(
         name: "check",
         summary: "Regression-test captures: decode each and compare it with its expected decode.",
-        usage: "[--update [--force]] [options] capture ...", options: checkOptions, positionalName: "capture",
+        usage: "[--update [--force]] [options] capture ...", options: checkOptions, positionalName: "capture", positionalKind: .file,
         details: """
             For each capture DIR/NAME.pcap (or .pcapng), the key log DIR/NAME.keylog is used when it
             exists (with any --keylog given), and the decode — the whole event stream and the
@@ -56,9 +56,7 @@ extension Command {
 
             exit status: 0 every decode matches; 1 one differs or has no expectation; 2 usage or
             input error, a refused update, or a damaged capture (it is still compared).
-
-            \(Options.analysisDetails)
-            """)) { invocation throws(CommandFailure) in
+            """, sharedDetails: Options.analysisDetails)) { invocation throws(CommandFailure) in
         let captures = invocation.arguments.positionals
         guard !captures.isEmpty else { throw CommandFailure("check needs at least one capture") }
         let settings = try CheckSettings(invocation.arguments)

@@ -5,7 +5,7 @@ import Reports
 
 extension Command {
     static let writeCapture = OptionSpec(
-        ["-w", "--write"], .value(name: "FILE"), help: "write the decrypted capture to FILE (- for standard output)")
+        ["-w", "--write"], .value(name: "FILE"), valueKind: .file, help: "write the decrypted capture to FILE (- for standard output)")
 
     /// What `decrypt` takes: the analysis options that apply to reading and decrypting a capture.
     private static let decryptOptions = [writeCapture] + Options.analysis.filter {
@@ -16,7 +16,7 @@ extension Command {
     static let decrypt = Command(spec: CommandSpec(
         name: "decrypt",
         summary: "Write a copy of the capture in which decrypted sessions carry their plaintext HTTP.",
-        usage: "-w OUT [options] capture ...", options: decryptOptions, positionalName: "capture",
+        usage: "-w OUT [options] capture ...", options: decryptOptions, positionalName: "capture", positionalKind: .file,
         details: """
             Every session the key log opens (both directions) is rewritten from the switch to
             encrypted frames on: its frames become ordinary TCP packets carrying the plaintext,
@@ -28,9 +28,7 @@ extension Command {
 
             exit status: 0 written; 2 usage or input error (no -w, a missing or damaged capture,
             a bad key-log line).
-
-            \(Options.analysisDetails)
-            """)) { invocation throws(CommandFailure) in
+            """, sharedDetails: Options.analysisDetails)) { invocation throws(CommandFailure) in
         guard let destination = invocation.arguments.value(writeCapture.key) else {
             throw CommandFailure("decrypt needs -w FILE: where to write the decrypted capture")
         }

@@ -5,7 +5,7 @@ import Reports
 
 extension Command {
     static let extractDirectory = OptionSpec(
-        ["-d", "--directory"], .value(name: "DIR"), help: "write the bodies and manifest.json into DIR (created if needed)")
+        ["-d", "--directory"], .value(name: "DIR"), valueKind: .directory, help: "write the bodies and manifest.json into DIR (created if needed)")
 
     private static let extractOptions = [extractDirectory] + Options.analysis.filter {
         ![Options.format, Options.output, Options.showKeys].map(\.key).contains($0.key)
@@ -14,7 +14,7 @@ extension Command {
     static let extract = Command(spec: CommandSpec(
         name: "extract",
         summary: "Write every TLV8 and JSON body of a capture as a file, with a manifest of where each came from.",
-        usage: "-d DIR [options] [capture ...]", options: extractOptions, positionalName: "capture",
+        usage: "-d DIR [options] [capture ...]", options: extractOptions, positionalName: "capture", positionalKind: .file,
         details: """
             Each pairing body (application/pairing+tlv8) and HAP JSON body (application/hap+json),
             decrypted where the key log allows, becomes a file named
@@ -24,9 +24,7 @@ extension Command {
             and whether it was encrypted.
 
             exit status: 0 written; 2 usage or input error, or a file that cannot be written.
-
-            \(Options.analysisDetails)
-            """)) { invocation throws(CommandFailure) in
+            """, sharedDetails: Options.analysisDetails)) { invocation throws(CommandFailure) in
         guard let directory = invocation.arguments.value(extractDirectory.key) else {
             throw CommandFailure("extract needs -d DIR: where to write the bodies")
         }

@@ -1,10 +1,13 @@
 import ArgumentParsing
+import BuildInfo
 import Reports
 
 /// The command line: picks the command, parses its options, runs it and turns the outcome into
 /// an exit status, with every error as one line on standard error.
 enum Hapscope {
-    static let version = "0.1.0"
+    /// What `--version` prints: the version and the commit of the build ("unknown" when built
+    /// outside a git checkout).
+    static var versionLine: String { "hapscope \(BuildInfo.version) (commit \(BuildInfo.commit))" }
 
     /// Runs `arguments` (without the program name) and returns the exit status.
     static func run(_ arguments: [String]) -> ExitStatus {
@@ -23,7 +26,7 @@ enum Hapscope {
         }
         switch first {
         case "--version", "-V":
-            FileOutput.writeToStandardOutput("hapscope \(version)\n")
+            FileOutput.writeToStandardOutput(versionLine + "\n")
             return .success
         case "--help", "-h":
             FileOutput.writeToStandardOutput(programHelp)
@@ -66,14 +69,43 @@ enum Hapscope {
         return try command.run(Invocation(command: command.spec, arguments: parsed))
     }
 
-    /// `hapscope help`, `hapscope help COMMAND`, `hapscope help limits`.
-    private static func help(_ topics: [String]) throws(CommandFailure) -> ExitStatus {
-        guard let topic = topics.first else {
+    /// `hapscope help`, `hapscope help COMMAND`, `hapscope help limits`, and the manual page and
+    /// completions (`--man`, `--completion bash|zsh`).
+    private static func help(_ arguments: [String]) throws(CommandFailure) -> ExitStatus {
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(arguments, for: helpCommand)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        let generated = [manualPage.key, completion.key].filter(parsed.has)
+        if generated.count + parsed.positionals.count > 1 {
+            throw CommandFailure("help takes one of a topic, --man or --completion (see 'hapscope help --help')")
+        }
+        if parsed.has(Options.help.key) {
+            FileOutput.writeToStandardOutput(HelpFormatter.help(for: helpCommand, program: "hapscope"))
+            return .success
+        }
+        if parsed.has(manualPage.key) {
+            FileOutput.writeToStandardOutput(ManualPage.render(program))
+            return .success
+        }
+        switch parsed.value(completion.key) {
+        case "bash"?:
+            FileOutput.writeToStandardOutput(BashCompletion.script(for: program))
+            return .success
+        case "zsh"?:
+            FileOutput.writeToStandardOutput(ZshCompletion.script(for: program))
+            return .success
+        default:
+            break
+        }
+        guard let topic = parsed.positionals.first else {
             FileOutput.writeToStandardOutput(programHelp)
             return .success
         }
         if topic == "limits" {
-            FileOutput.writeToStandardOutput("limits (--limit NAME=VALUE; byte counts take k, M or G):\n\(LimitOption.helpTable)\n")
+            FileOutput.writeToStandardOutput(Options.limitDetails + "\n")
             return .success
         }
         guard let command = Command.named(topic) else {
@@ -91,43 +123,5 @@ enum Hapscope {
         "usage: hapscope [command] [options] [capture ...]\n       hapscope --help for the commands and options\n"
     }
 
-    static var programHelp: String {
-        let width = Command.all.map(\.name.count).max() ?? 0
-        let commands = Command.all.map { command in
-            "  " + command.name + String(repeating: " ", count: width - command.name.count + 2) + command.spec.summary
-        }.joined(separator: "\n")
-        return """
-            usage: hapscope [command] [options] [capture ...]
-
-            hapscope reads HomeKit Accessory Protocol traffic from pcap and pcapng captures, or from a
-            live interface, and tells what happened: mDNS advertisements, pairing, encrypted sessions
-            (with a key log), the accessory database and characteristic activity.
-
-            commands (summary when none is named):
-            \(commands)
-              help      help for a command: hapscope help COMMAND, or hapscope COMMAND --help
-
-            common options (each command's --help lists its own):
-              -r, --read FILE         read a capture (- for standard input); the same as naming it
-              --keylog FILE           decrypt with the secrets in FILE (docs/keylog.md); repeatable
-              -f, --filter BPF        capture filter in libpcap syntax
-              --format FORMAT         text (the default), json or ndjson (docs/json.md)
-              -o, --output FILE       write the report to FILE
-              --show-keys             show session keys; without it no secret is ever printed
-              --limit NAME=VALUE      change a resource limit (hapscope help limits); repeatable
-              -q, --quiet             no progress bar or notes on standard error
-              --no-color              never color the text
-              --no-progress           no progress bar
-              -h, --help              help;  -V, --version  the version
-
-            environment:
-              HAPKEYLOGFILE   key logs to read as well as --keylog, separated by colons
-              NO_COLOR        when set and not empty, no color (no-color.org)
-
-            exit status: 0 success; 1 findings or failed checks where a command says so (tlv);
-            2 usage or input error: unknown command or option, missing or unreadable file, bad key-log
-            line, damaged capture (the packets before the damage are still analysed and reported).
-
-            """
-    }
+    static var programHelp: String { HelpFormatter.help(for: program) }
 }

@@ -14,7 +14,7 @@ enum LimitOption {
         let text = String(argument[argument.index(after: equals)...])
         guard let limit = AnalysisLimit.named(LimitName(name)) else {
             var message = "unknown limit '\(name)'"
-            if let close = ArgumentParser.closest(to: name, among: AnalysisLimit.all.map(\.name.rawValue)) {
+            if let close = ArgumentParser.closest(to: name, among: names) {
                 message += "; did you mean '\(close)'?"
             }
             throw CommandFailure(message + " (see 'hapscope help limits')")
@@ -26,6 +26,17 @@ enum LimitOption {
             throw CommandFailure("--limit \(name) must be at least \(limit.minimum), not \(value)")
         }
         limit.set(value, in: &limits)
+    }
+
+    /// Every limit's name, as `--limit` takes it.
+    static var names: [String] { AnalysisLimit.all.map(\.name.rawValue) }
+
+    /// The limits as the manual page lists them: name, then meaning and default.
+    static var definitions: [ManualSection.Definition] {
+        let defaults = AnalysisLimits()
+        return AnalysisLimit.all.map { limit in
+            ManualSection.Definition(limit.name.rawValue, "\(limit.help) (default \(limit.describe(limit.value(in: defaults))))")
+        }
     }
 
     /// The table `--help` and `hapscope help limits` print: name, default and meaning.

@@ -18,12 +18,9 @@ extension Command {
             other analysing command takes -i too: 'hapscope timeline -i eth0' follows
             characteristics live, 'hapscope summary -i eth0' sums up when the capture ends.
 
-            limits (--limit NAME=VALUE; byte counts take k, M or G):
-            \\(LimitOption.helpTable)
-
             exit status: 0 the capture ran and was stopped; 2 usage error or the interface could
             not be captured on.
-            """)) { invocation throws(CommandFailure) in
+            """, sharedDetails: Options.limitDetails)) { invocation throws(CommandFailure) in
         guard let interface = invocation.arguments.value(Options.interface.key) else {
             throw CommandFailure("live needs an interface: -i IFACE (see 'hapscope live --help')")
         }

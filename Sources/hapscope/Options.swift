@@ -3,10 +3,10 @@ import ArgumentParsing
 /// The options several commands share, described once (docs/cli.md, "Options").
 enum Options {
     static let read = OptionSpec(
-        ["-r", "--read"], .value(name: "FILE"), repeatable: true,
+        ["-r", "--read"], .value(name: "FILE"), valueKind: .file, repeatable: true,
         help: "read a pcap or pcapng capture (- for standard input); the same as naming it")
     static let keyLog = OptionSpec(
-        ["--keylog"], .value(name: "FILE"), repeatable: true,
+        ["--keylog"], .value(name: "FILE"), valueKind: .file, repeatable: true,
         help: "decrypt with the secrets in FILE (docs/keylog.md); $HAPKEYLOGFILE is read too")
     static let noKeyLog = OptionSpec(
         ["--no-keylog"], help: "do not read the key log NAME.keylog found beside a capture NAME.pcap")
@@ -20,27 +20,35 @@ enum Options {
     static let format = OptionSpec(
         ["--format"], .value(name: "FORMAT"), choices: OutputFormat.allCases.map(\.rawValue),
         help: "the output format, text by default (JSON schema: docs/json.md)")
-    static let output = OptionSpec(["-o", "--output"], .value(name: "FILE"), help: "write the report to FILE")
+    static let output = OptionSpec(["-o", "--output"], .value(name: "FILE"), valueKind: .file, help: "write the report to FILE")
     static let quiet = OptionSpec(["-q", "--quiet"], help: "no progress bar or notes on standard error (errors still show)")
     static let noColor = OptionSpec(["--no-color"], help: "never color the text (NO_COLOR set does the same)")
     static let noProgress = OptionSpec(["--no-progress"], help: "no progress bar")
     static let showKeys = OptionSpec(
         ["--show-keys"], help: "show session keys in the report; without it no secret is ever printed")
     static let limit = OptionSpec(
-        ["--limit"], .value(name: "NAME=VALUE"), repeatable: true, help: "change a resource limit (listed below)")
+        ["--limit"], .value(name: "NAME=VALUE"), valueKind: .assignment(names: LimitOption.names), repeatable: true,
+        help: "change a resource limit (hapscope help limits lists them)")
     static let interface = OptionSpec(
-        ["-i", "--interface"], .value(name: "IFACE"), help: "capture live on IFACE instead of reading captures")
+        ["-i", "--interface"], .value(name: "IFACE"), valueKind: .interface, help: "capture live on IFACE instead of reading captures")
     static let count = OptionSpec(["-c", "--count"], .value(name: "N"), help: "with -i: stop after N packets")
     static let duration = OptionSpec(
         ["--duration"], .value(name: "TIME"), help: "with -i: stop after TIME (30, 30s, 500ms, 5m, 1h)")
     static let verbose = OptionSpec(["-v", "--verbose"], help: "show more detail (see below)")
     static let help = OptionSpec(["-h", "--help"], help: "show this help")
+    static let version = OptionSpec(["-V", "--version"], help: "print the version and the commit it was built from")
 
     /// What every command that analyses a capture takes.
     static let analysis: [OptionSpec] = [
         read, interface, count, duration, keyLog, noKeyLog, filter, setupCode, setupID, showKeys, limit, format, output, quiet,
         noColor, noProgress, help,
     ]
+
+    /// How `--limit` is spelled, and the limits with their defaults.
+    static let limitDetails = """
+        limits (--limit NAME=VALUE; byte counts take k, M or G):
+        \(LimitOption.helpTable)
+        """
 
     /// The paragraphs that end the help of every analysing command.
     static let analysisDetails = """
@@ -49,8 +57,7 @@ enum Options {
         shown once. With -i the same report is made from a live interface until Ctrl-C, --count or
         --duration ends the capture.
 
-        limits (--limit NAME=VALUE; byte counts take k, M or G):
-        \(LimitOption.helpTable)
+        \(limitDetails)
 
         exit status: 0 success; 2 usage or input error (unknown option, missing or unreadable
         file, bad key-log line) or a damaged capture: the packets before the damage are analysed

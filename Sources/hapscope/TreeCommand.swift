@@ -11,16 +11,14 @@ extension Command {
         name: "tree",
         summary: "The accessory → service → characteristic tree: names, formats, units, permissions, values.",
         usage: "[options] [capture|dump.json ...]",
-        options: [treeDump] + Options.analysis, positionalName: "capture or dump",
+        options: [treeDump] + Options.analysis, positionalName: "capture or dump", positionalKind: .file,
         details: """
             From a capture, the last GET /accessories response of each accessory is drawn (an
             encrypted session needs its key log). A file whose first character is { or [ is read
             as an /accessories dump instead: the body an accessory sends, or the list that
             aiohomekit and homekit_python save, e.g. from a firmware log. Use --dump to read
             standard input as a dump.
-
-            \(Options.analysisDetails)
-            """)) { invocation throws(CommandFailure) in
+            """, sharedDetails: Options.analysisDetails)) { invocation throws(CommandFailure) in
         let inputs = invocation.captureFiles
         let forceDump = invocation.arguments.has(treeDump.key)
         let dumps = inputs.filter { forceDump || isJSONDump($0) }
