@@ -12,11 +12,14 @@ package final class AnalysisContext {
     package var accessoryLTPKs: [String: [UInt8]] = [:]
     package var controllerLTPKs: [String: [UInt8]] = [:]
     package var databases = AccessoryDatabases()
+    /// The key log's sessions, for connections whose pair-verify is not in the capture.
+    package var keyLogSessions: KeyLogSessions
     package var summary = InputSummary()
     private let sink: (HAPEvent) -> Void
 
     package init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
         self.configuration = configuration
+        self.keyLogSessions = KeyLogSessions(configuration.keyLog)
         self.sink = sink
     }
 

@@ -12,6 +12,8 @@ extension PairingFollower {
         switch message {
         case .m1(let m1):
             exchange?.controllerEphemeralKey = m1.publicKey
+            // This pair-verify's session is in the capture, so no connection joined mid-way is it.
+            if let key = m1.publicKey { context.keyLogSessions.claim(key) }
             exchange?.method = m1.method
         case .m2(let m2):
             exchange?.accessoryEphemeralKey = m2.publicKey

@@ -6,6 +6,7 @@ import WireParsing
 
 extension LimitName {
     public static let frameLength = LimitName("frame.length")
+    public static let frameCounterSearch = LimitName("frame.counter-search")
     public static let httpPendingRequests = LimitName("http.pending-requests")
     public static let mdnsInstances = LimitName("mdns.instances")
 }
@@ -20,6 +21,9 @@ public struct AnalysisLimits: Sendable {
     public var fragments = FragmentReassemblyLimits()
     /// The largest HAP frame hapscope buffers (HAP allows 1024; larger ones are decoded and flagged).
     public var maximumFrameLength = 65535
+    /// Nonce counters tried per key-log key when joining a session already encrypted when the
+    /// capture started: 2^20 covers a session that sent a frame a second for twelve days.
+    public var maximumCounterSearch = 1 << 20
     /// Requests of one connection waiting for their responses; beyond it the oldest is forgotten
     /// (its response then cannot be matched).
     public var maximumPendingRequests = 1024

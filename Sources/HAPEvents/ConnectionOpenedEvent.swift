@@ -21,5 +21,10 @@ public struct ConnectionOpenedEvent: Sendable {
         case hapRequest = "HAP request"
         /// An accessory advertised one of the endpoints.
         case advertisedEndpoint = "advertised endpoint"
+        /// The key log's `SESSION_ENDPOINTS`, or an earlier connection of the run, names one of
+        /// the endpoints as an accessory's.
+        case knownEndpoint = "known accessory endpoint"
+        /// A key-log session key verified its frames.
+        case sessionKey = "key-log session key"
     }
 }

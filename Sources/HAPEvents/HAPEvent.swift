@@ -35,6 +35,9 @@ public struct HAPEvent: Sendable {
         case pairingExchange(PairingExchangeEvent)
         /// The connection switched to encrypted messages.
         case sessionStarted(SessionStartEvent)
+        /// A direction of a session already encrypted when the capture started was joined (or
+        /// could not be).
+        case sessionJoined(SessionJoinEvent)
         case sessionProblem(SessionProblemEvent)
         /// Plaintext recovered from an encrypted session, for consumers that rebuild the
         /// capture (emitted only when the analysis is asked to).

@@ -13,12 +13,15 @@ public struct SessionStartEvent: Sendable {
     /// HAP over IP: the TCP sequence number of each direction's first encrypted byte, for
     /// consumers that rewrite the session's packets.
     public let tcpFrameStart: [HAPDirection: UInt32]?
+    /// A session already encrypted when the capture started: how its key-log entry was chosen.
+    public let keyLogMatch: KeyLogMatch?
 
     public init(
         connection: ConnectionInfo, trigger: Trigger, decryptable: Set<HAPDirection>, keySource: KeySource?,
         undecryptableBecause: UndecryptableReason?, revealedKeys: [HAPDirection: String]? = nil,
-        tcpFrameStart: [HAPDirection: UInt32]? = nil
+        tcpFrameStart: [HAPDirection: UInt32]? = nil, keyLogMatch: KeyLogMatch? = nil
     ) {
+        self.keyLogMatch = keyLogMatch
         self.connection = connection
         self.trigger = trigger
         self.decryptable = decryptable
@@ -35,10 +38,21 @@ public struct SessionStartEvent: Sendable {
         case beforeCapture = "before the capture started"
     }
 
+    /// How the key-log session of a session joined mid-way was found.
+    public enum KeyLogMatch: String, Sendable, Hashable {
+        /// Its `SESSION_ENDPOINTS` line names this connection's endpoints.
+        case sessionEndpoints = "SESSION_ENDPOINTS"
+        /// Its keys were tried against the connection's frames, and one verified.
+        case keyTrial = "key trial"
+    }
+
     /// Why hapscope cannot decrypt (a direction of) the session. Renderers choose the words.
     public enum UndecryptableReason: Sendable, Hashable {
-        /// The session's pair-verify is not in the capture, and no key opened it.
+        /// The session's pair-verify is not in the capture, and the key log has no session to try.
         case startedBeforeCapture
+        /// The session's pair-verify is not in the capture, and none of the key log's sessions
+        /// (`tried` of them) opened its frames.
+        case noKeyLogSessionOpens(tried: Int)
         /// The key log has no entry for this pair-verify; the controller's ephemeral key, when
         /// captured, names the entry that would open it.
         case noKeyLogEntry(controllerEphemeralKey: [UInt8]?)

@@ -95,6 +95,8 @@ public final class CaptureModel: HAPEventConsumer {
         public var closed: ConnectionSummary?
         public var httpMessages = 0
         public var pairingExchanges = 0
+        /// A session the capture began inside: how each direction was joined.
+        public var joins: [HAPDirection: SessionJoinEvent.Outcome] = [:]
     }
 
     public init(retentionLimit: Int = 10_000) {
@@ -143,6 +145,8 @@ public final class CaptureModel: HAPEventConsumer {
                 $0.session = start
                 $0.sessionStartPacket = event.packet
             }
+        case .sessionJoined(let join):
+            updateConnection(join.connection.id) { $0.joins[join.direction] = join.outcome }
         case .sessionProblem(let problem):
             counts.sessionProblems[problem.kind, default: 0] += 1
             updateConnection(problem.connection.id) { if $0.sessionProblems.count < 16 { $0.sessionProblems.append(problem) } }

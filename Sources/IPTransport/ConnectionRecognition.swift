@@ -8,12 +8,16 @@ import TCPReassembly
 ///
 /// HAP runs on any port, so connections are recognised by content: the first bytes are a request
 /// for a HAP resource (whoever sends it is the controller) or a response; failing that, an
-/// endpoint an accessory advertised marks an encrypted session already under way.
+/// endpoint an accessory advertised, or one known from the key log or an earlier connection,
+/// marks an encrypted session already under way.
 struct ConnectionRecognition {
     /// Enough for any HAP request line's method and target.
     static let window = 512
 
     let discovery: DiscoveryTracker
+    /// Accessory endpoints known without mDNS: those the key log's `SESSION_ENDPOINTS` name, and
+    /// those of connections recognised earlier in the run.
+    var knownAccessories: Set<Endpoint> = []
 
     /// The direction in which the controller sends, and why the connection is HAP; nil when it
     /// is not.
@@ -30,6 +34,8 @@ struct ConnectionRecognition {
         if Self.startsWithResponse(bytes), ports.contains(sender.port) { return (direction.reversed, .advertisedEndpoint) }
         if ports.contains(receiver.port) { return (direction, .advertisedEndpoint) }
         if ports.contains(sender.port) { return (direction.reversed, .advertisedEndpoint) }
+        if knownAccessories.contains(receiver) { return (direction, .knownEndpoint) }
+        if knownAccessories.contains(sender) { return (direction.reversed, .knownEndpoint) }
         return nil
     }
 

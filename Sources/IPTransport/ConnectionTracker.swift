@@ -8,23 +8,19 @@ import TCPReassembly
 /// to a `HAPConnection` each.
 final class ConnectionTracker: TCPStreamDelegate {
     private let context: AnalysisContext
-    private let recognition: ConnectionRecognition
+    private var recognition: ConnectionRecognition
     private var connections: [Int: HAPConnection] = [:]
     /// Connections judged not to be HAP, so their bytes are dropped at once.
     private var ignored: Set<Int> = []
     /// The first bytes of connections not judged yet: a request line split over segments is
     /// held until it can be read (at most `ConnectionRecognition.window` bytes), then replayed.
     private var undecided: [Int: [HeldChunk]] = [:]
-
-    private struct HeldChunk {
-        let direction: TCPDirection
-        let bytes: [UInt8]
-        let packet: PacketInfo
-    }
+    /// Connections open before the capture that only a key-log key can mark as HAP.
+    private var trials: [Int: SessionKeyTrial] = [:]
 
     init(context: AnalysisContext, discovery: DiscoveryTracker) {
         self.context = context
-        self.recognition = ConnectionRecognition(discovery: discovery)
+        self.recognition = ConnectionRecognition(discovery: discovery, knownAccessories: context.keyLogSessions.accessoryEndpoints)
     }
 
     func tcpConnectionOpened(_ connection: TCPConnection) {
@@ -37,9 +33,17 @@ final class ConnectionTracker: TCPStreamDelegate {
             return
         }
         guard !ignored.contains(connection.id), !bytes.isEmpty else { return }
+        if let trial = trials[connection.id] {
+            settle(trial, trial.receive(HeldChunk(direction: direction, bytes: Array(bytes), packet: packet)), connection)
+            return
+        }
         if undecided[connection.id] == nil, ConnectionRecognition.isDecisive(bytes) {
             // The common case: the first segment shows the whole first line; nothing is copied.
-            start(connection, firstDirection: direction, firstBytes: bytes, packet: packet)?.receive(bytes, direction: direction, packet: packet)
+            if let hap = start(connection, firstDirection: direction, firstBytes: bytes, packet: packet) {
+                hap.receive(bytes, direction: direction, packet: packet)
+            } else if let trial = trials[connection.id] {
+                settle(trial, trial.receive(HeldChunk(direction: direction, bytes: Array(bytes), packet: packet)), connection)
+            }
             return
         }
         var held = undecided.removeValue(forKey: connection.id) ?? []
@@ -55,11 +59,13 @@ final class ConnectionTracker: TCPStreamDelegate {
 
     func tcpStream(_ connection: TCPConnection, direction: TCPDirection, didSkipGapOf byteCount: UInt64, packet: PacketInfo) {
         if let held = undecided.removeValue(forKey: connection.id) { decide(connection, held) }
+        if let trial = trials[connection.id] { settle(trial, trial.finish(), connection) }
         connections[connection.id]?.gap(byteCount, direction: direction, packet: packet)
     }
 
     func tcpConnectionClosed(_ connection: TCPConnection, reason: TCPCloseReason, packet: PacketInfo?) {
         if let held = undecided.removeValue(forKey: connection.id) { decide(connection, held) }
+        if let trial = trials[connection.id] { settle(trial, trial.finish(), connection) }
         ignored.remove(connection.id)
         connections.removeValue(forKey: connection.id)?.close(reason: reason, packet: packet)
     }
@@ -69,9 +75,39 @@ final class ConnectionTracker: TCPStreamDelegate {
         guard let first = held.first else { return }
         let firstBytes = Self.firstBytes(of: held)
         let hap = firstBytes.withUnsafeBytes { start(connection, firstDirection: first.direction, firstBytes: $0, packet: first.packet) }
-        guard let hap else { return }
+        if let hap {
+            replay(held, to: hap)
+        } else if let trial = trials[connection.id] {
+            var verdict = SessionKeyTrial.Verdict.undecided
+            for chunk in held {
+                verdict = trial.receive(chunk)
+                guard case .undecided = verdict else { break }
+            }
+            settle(trial, verdict, connection)
+        }
+    }
+
+    private func replay(_ held: [HeldChunk], to hap: HAPConnection) {
         for chunk in held {
             chunk.bytes.withUnsafeBytes { hap.receive($0, direction: chunk.direction, packet: chunk.packet) }
+        }
+    }
+
+    /// Acts on a key trial's verdict: the connection starts as HAP with what the trial held, or
+    /// is ignored.
+    private func settle(_ trial: SessionKeyTrial, _ verdict: SessionKeyTrial.Verdict, _ connection: TCPConnection) {
+        switch verdict {
+        case .undecided:
+            return
+        case .notHAP:
+            trials.removeValue(forKey: connection.id)
+            ignored.insert(connection.id)
+        case .hap(let controllerSends, let session):
+            trials.removeValue(forKey: connection.id)
+            guard let first = trial.held.first else { return }
+            let hap = open(connection, controllerSends: controllerSends, recognisedBy: .sessionKey, packet: first.packet)
+            hap.startedEncryptedBeforeCapture(packet: first.packet, preferring: session)
+            replay(trial.held, to: hap)
         }
     }
 
@@ -79,17 +115,30 @@ final class ConnectionTracker: TCPStreamDelegate {
     /// `HAPConnection`; nil (and the connection ignored from now on) when it is not HAP.
     private func start(_ connection: TCPConnection, firstDirection direction: TCPDirection, firstBytes bytes: UnsafeRawBufferPointer, packet: PacketInfo) -> HAPConnection? {
         guard let (controllerSends, recognisedBy) = recognition.recognise(connection, direction: direction, bytes: bytes) else {
-            ignored.insert(connection.id)
+            let candidates = context.keyLogSessions.candidates(
+                between: .ip(connection.source(of: direction)), .ip(connection.source(of: direction.reversed)))
+            if !connection.handshakeSeen, !candidates.isEmpty, !ConnectionRecognition.startsWithHTTP(bytes) {
+                trials[connection.id] = SessionKeyTrial(sessions: candidates, counterLimit: context.limits.maximumCounterSearch)
+            } else {
+                ignored.insert(connection.id)
+            }
             return nil
         }
-        context.summary.hapConnections += 1
-        let hap = HAPConnection(
-            tcp: connection, controllerSends: controllerSends, recognisedBy: recognisedBy,
-            deviceID: recognition.deviceID(of: connection.source(of: controllerSends.reversed)), context: context, packet: packet)
-        connections[connection.id] = hap
-        if recognisedBy == .advertisedEndpoint, !ConnectionRecognition.startsWithHTTP(bytes) {
+        let hap = open(connection, controllerSends: controllerSends, recognisedBy: recognisedBy, packet: packet)
+        if recognisedBy != .hapRequest, !ConnectionRecognition.startsWithHTTP(bytes) {
             hap.startedEncryptedBeforeCapture(packet: packet)
         }
+        return hap
+    }
+
+    private func open(_ connection: TCPConnection, controllerSends: TCPDirection, recognisedBy: ConnectionOpenedEvent.Recognition, packet: PacketInfo) -> HAPConnection {
+        context.summary.hapConnections += 1
+        let accessory = connection.source(of: controllerSends.reversed)
+        if recognition.knownAccessories.count < context.limits.maximumMDNSInstances { recognition.knownAccessories.insert(accessory) }
+        let hap = HAPConnection(
+            tcp: connection, controllerSends: controllerSends, recognisedBy: recognisedBy,
+            deviceID: recognition.deviceID(of: accessory), context: context, packet: packet)
+        connections[connection.id] = hap
         return hap
     }
 

@@ -11,37 +11,75 @@ protocol EncryptedChannelReceiver: AnyObject {
     func channelLostFrame(_ channel: EncryptedChannel, packet: PacketInfo)
     func channel(_ channel: EncryptedChannel, problem: SessionProblemEvent.Kind, counter: UInt64?, _ message: String, packet: PacketInfo)
     func channel(_ channel: EncryptedChannel, reached limit: LimitName, packet: PacketInfo)
+    /// A session joined mid-way: the direction's frames were found; the frames already held
+    /// are decrypted right after the call.
+    func channel(_ channel: EncryptedChannel, joined join: HAPFrameJoiner.Join, packet: PacketInfo)
+    /// A session joined mid-way: no candidate key opens the direction, which is only counted
+    /// from now on.
+    func channel(_ channel: EncryptedChannel, failedToJoin failure: HAPFrameJoiner.Failure, packet: PacketInfo)
 }
 
 /// One direction of an encrypted HAP-over-IP session: HAP frames (PROTOCOL §4.2), decrypted with
-/// the direction's key when the key log gave one, else only followed and counted.
+/// the direction's key when the key log gave one, else only followed and counted. A session the
+/// capture began inside is first joined: its frames are looked for with the candidate keys.
 final class EncryptedChannel {
     let direction: HAPDirection
     private var decryptor: HAPFrameDecryptor?
     private var scanner: FrameScanner?
+    private var joiner: HAPFrameJoiner?
+    /// The keys the joiner tries, in its order.
+    private var joinKeys: [ChaCha20Poly1305.Key] = []
+    /// Where each packet's bytes begin in what the joiner holds, so that the held frames are
+    /// decrypted as the packets that carried them.
+    private var heldPackets: [(offset: Int, packet: PacketInfo)] = []
+    private var maximumFrameLength = 0
     private(set) var frames = FrameStatistics()
     private var reportedOversize = false
 
     /// Frames decrypted with `key`, or followed without one.
     init(_ direction: HAPDirection, key: ChaCha20Poly1305.Key?, maximumFrameLength: Int) {
         self.direction = direction
+        self.maximumFrameLength = maximumFrameLength
         if let key {
-            decryptor = HAPFrameDecryptor(key: key, configuration: HAPFrameDecryptor.Configuration(maximumFrameLength: maximumFrameLength))
+            decryptor = Self.decryptor(key, maximumFrameLength: maximumFrameLength)
         } else {
             scanner = FrameScanner()
         }
     }
 
-    /// A session already encrypted when the capture started: neither keys nor frame boundaries
-    /// are known, so its bytes are only counted.
+    /// A session already encrypted when the capture started, with no key to try: neither keys
+    /// nor frame boundaries are known, so its bytes are only counted.
     static func startedBeforeCapture(_ direction: HAPDirection) -> EncryptedChannel {
         let channel = EncryptedChannel(direction, key: nil, maximumFrameLength: 0)
         channel.scanner?.loseSync()
         return channel
     }
 
+    /// A session already encrypted when the capture started, whose frames are looked for with
+    /// `keys` (each tried with counters up to `counterLimit`).
+    static func joining(_ direction: HAPDirection, keys: [ChaCha20Poly1305.Key], counterLimit: Int, maximumFrameLength: Int) -> EncryptedChannel {
+        let channel = EncryptedChannel(direction, key: nil, maximumFrameLength: maximumFrameLength)
+        channel.scanner = nil
+        channel.joinKeys = keys
+        channel.joiner = HAPFrameJoiner(keys: keys, counterLimit: UInt64(max(counterLimit, 1)))
+        return channel
+    }
+
+    private static func decryptor(_ key: ChaCha20Poly1305.Key, maximumFrameLength: Int, firstCounter: UInt64 = 0, streamOffset: Int = 0) -> HAPFrameDecryptor {
+        HAPFrameDecryptor(key: key, configuration: HAPFrameDecryptor.Configuration(maximumFrameLength: maximumFrameLength),
+                          firstCounter: firstCounter, streamOffset: streamOffset)
+    }
+
     /// Whether frames are being decrypted (until a failure stops the direction).
     var isDecrypting: Bool { decryptor != nil }
+
+    /// Whether the direction's frames are still being looked for.
+    var isJoining: Bool { joiner != nil }
+
+    /// Only the key at `index` of the joining keys is tried from now on.
+    func keepOnlyJoinKey(at index: Int) {
+        joiner?.keepOnlyKey(at: index)
+    }
 
     /// Whether plaintext was recovered from the frames.
     var hasDecrypted: Bool { scanner == nil && frames.plaintextBytes > 0 }
@@ -49,10 +87,17 @@ final class EncryptedChannel {
     /// Whether `bytes` arriving now could be the start of plaintext HTTP rather than of a frame:
     /// only at a frame boundary that is still known.
     func mayStartPlaintext(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        (decryptor?.bufferedByteCount ?? 0) == 0 && scanner?.isAtFrameBoundary != false && Self.looksLikePlaintextHTTP(bytes)
+        (decryptor?.bufferedByteCount ?? 0) == 0 && (joiner?.heldByteCount ?? 0) == 0 && scanner?.isAtFrameBoundary != false
+            && Self.looksLikePlaintextHTTP(bytes)
     }
 
     func receive(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some EncryptedChannelReceiver) {
+        if var joiner = joiner.take() {
+            heldPackets.append((joiner.heldByteCount, packet))
+            let progress = joiner.append(bytes)
+            settle(progress, of: joiner, packet: packet, receiver)
+            return
+        }
         // Taken out, not copied, so that its plaintext buffer is reused rather than copied.
         if var decryptor = decryptor.take() {
             do throws(HAPFrameDecryptionError) {
@@ -75,8 +120,45 @@ final class EncryptedChannel {
         }
     }
 
+    /// The direction ended, or a gap cut it, while its frames were looked for: the bytes held
+    /// decide.
+    func finishJoining(packet: PacketInfo, to receiver: some EncryptedChannelReceiver) {
+        guard var joiner = joiner.take() else { return }
+        settle(joiner.finish(), of: joiner, packet: packet, receiver)
+    }
+
+    private func settle(_ progress: HAPFrameJoiner.Progress, of joiner: HAPFrameJoiner, packet: PacketInfo, _ receiver: some EncryptedChannelReceiver) {
+        switch progress {
+        case .needsMoreBytes:
+            self.joiner = joiner
+        case .joined(let join):
+            decryptor = Self.decryptor(joinKeys[join.keyIndex], maximumFrameLength: maximumFrameLength,
+                                       firstCounter: join.firstCounter, streamOffset: join.skippedByteCount)
+            joinKeys = []
+            receiver.channel(self, joined: join, packet: packet)
+            let pieces = heldPackets
+            heldPackets = []
+            joiner.heldBytes.withUnsafeBytes { held in
+                for (index, piece) in pieces.enumerated() {
+                    let end = index + 1 < pieces.count ? pieces[index + 1].offset : held.count
+                    let start = max(piece.offset, join.skippedByteCount)
+                    guard start < end else { continue }
+                    receive(UnsafeRawBufferPointer(rebasing: held[start..<end]), packet: piece.packet, to: receiver)
+                }
+            }
+        case .failed(let failure):
+            joinKeys = []
+            heldPackets = []
+            scanner = FrameScanner()
+            scanner?.loseSync()
+            frames.ciphertextBytes += joiner.heldByteCount
+            receiver.channel(self, failedToJoin: failure, packet: packet)
+        }
+    }
+
     /// `byteCount` bytes of the direction are missing from the capture.
     func skipGap(_ byteCount: UInt64, packet: PacketInfo, to receiver: some EncryptedChannelReceiver) {
+        finishJoining(packet: packet, to: receiver)
         if var decryptor = decryptor.take() {
             do {
                 if try decryptor.skipGap(byteCount: Int(clamping: byteCount)) != nil { receiver.channelLostFrame(self, packet: packet) }

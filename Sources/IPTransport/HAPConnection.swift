@@ -25,6 +25,8 @@ final class HAPConnection {
     private let attributes: AttributeTracker
     private var encryptionStarted = false
     private var httpMessageCount = 0
+    /// A session the capture began inside, while its directions are being joined.
+    private var joining: JoiningSession?
 
     /// What one direction is doing: its HTTP, and once the session is encrypted, its frames.
     private final class Side {
@@ -36,6 +38,8 @@ final class HAPConnection {
         /// The TCP stream offset at which this direction's frames begin, when encryption started
         /// in the middle of the piece being parsed.
         var encryptionStartOffset: Int?
+        /// A direction joined mid-way, until its plaintext reaches the start of a message.
+        var resynchronising: Resynchronisation?
 
         init(_ direction: HAPDirection, limits: HTTPLimits) {
             self.direction = direction
@@ -57,14 +61,55 @@ final class HAPConnection {
             connection: info, deviceID: deviceID, handshakeSeen: tcp.handshakeSeen, recognisedBy: recognisedBy)), packet)
     }
 
-    /// The capture began inside an encrypted session: neither the keys' exchange nor the frame
-    /// boundaries can be recovered, so the session is only counted.
-    func startedEncryptedBeforeCapture(packet: PacketInfo) {
+    /// The capture began inside an encrypted session: its frames are looked for with the keys of
+    /// the key-log sessions that may be it (`preferred` first), or only counted when there are
+    /// none.
+    func startedEncryptedBeforeCapture(packet: PacketInfo, preferring preferred: [UInt8]? = nil) {
         encryptionStarted = true
-        for side in sides { side.frames = .startedBeforeCapture(side.direction) }
-        context.emit(.sessionStarted(SessionStartEvent(
-            connection: info, trigger: .beforeCapture, decryptable: [], keySource: nil,
-            undecryptableBecause: .startedBeforeCapture)), packet)
+        var candidates = context.keyLogSessions.candidates(between: info.controller, info.accessory)
+        if let preferred, let index = candidates.firstIndex(where: { $0.id == preferred }) {
+            candidates.insert(candidates.remove(at: index), at: 0)
+        }
+        guard !candidates.isEmpty else {
+            for side in sides { side.frames = .startedBeforeCapture(side.direction) }
+            context.emit(.sessionStarted(SessionStartEvent(
+                connection: info, trigger: .beforeCapture, decryptable: [], keySource: nil,
+                undecryptableBecause: .startedBeforeCapture)), packet)
+            return
+        }
+        var owners: [HAPDirection: [Int]] = [:]
+        for side in sides {
+            owners[side.direction] = candidates.indices.filter { candidates[$0].keys[side.direction] != nil }
+        }
+        joining = JoiningSession(candidates: candidates, keyOwners: owners)
+        for side in sides {
+            let owned = owners[side.direction]!
+            if owned.isEmpty {
+                side.frames = .startedBeforeCapture(side.direction)
+                markNotJoined(side.direction, .noKeyForDirection, packet: packet)
+            } else {
+                side.frames = .joining(side.direction, keys: owned.map { candidates[$0].keys[side.direction]! },
+                                       counterLimit: context.limits.maximumCounterSearch, maximumFrameLength: context.limits.maximumFrameLength)
+            }
+        }
+    }
+
+    /// A joined direction's plaintext before its first whole message.
+    private struct Resynchronisation {
+        let join: HAPFrameJoiner.Join
+        var cutMessageBytes = 0
+    }
+
+    /// The key-log sessions a connection joined mid-way tries, and what its directions found.
+    private struct JoiningSession {
+        let candidates: [KeyLogSession]
+        /// Per direction, the candidate each of its channel's keys comes from.
+        let keyOwners: [HAPDirection: [Int]]
+        var matched: Int?
+        var failed: [HAPDirection: SessionJoinEvent.NotJoined] = [:]
+        var sessionStartEmitted = false
+        /// Join events waiting for the session start they must follow.
+        var pendingEvents: [(SessionJoinEvent, PacketInfo)] = []
     }
 
     private func side(_ direction: HAPDirection) -> Side {
@@ -107,6 +152,7 @@ final class HAPConnection {
             connection: info, direction: side.direction)), packet)
         if let frames = side.frames {
             frames.skipGap(byteCount, packet: packet, to: self)
+            side.resynchronising = nil
         } else {
             side.http.skip(byteCount, packet: packet, to: self)
         }
@@ -169,6 +215,114 @@ final class HAPConnection {
     private static func firstLine(_ bytes: UnsafeRawBufferPointer) -> String {
         let line = bytes.prefix(80).prefix { $0 != 0x0D && $0 != 0x0A }
         return String(decoding: line, as: UTF8.self)
+    }
+
+    // MARK: Joining a session the capture began inside
+
+    /// A direction's frames were found: the first direction found names the session, whose key
+    /// alone the other direction then tries, and the session starts.
+    private func joined(_ direction: HAPDirection, _ join: HAPFrameJoiner.Join, packet: PacketInfo) {
+        guard var joining, let owner = joining.keyOwners[direction]?[join.keyIndex] else { return }
+        side(direction).resynchronising = Resynchronisation(join: join)
+        if joining.matched == nil {
+            joining.matched = owner
+            let session = joining.candidates[owner]
+            context.keyLogSessions.claim(session.id)
+            self.joining = joining
+            let other = side(direction.reversed)
+            if let frames = other.frames, frames.isJoining {
+                if let index = joining.keyOwners[other.direction]?.firstIndex(of: owner) {
+                    frames.keepOnlyJoinKey(at: index)
+                } else {
+                    other.frames = .startedBeforeCapture(other.direction)
+                    markNotJoined(other.direction, .noKeyForDirection, packet: packet)
+                }
+            }
+            emitJoinedSessionStart(session, packet: packet)
+        } else {
+            self.joining = joining
+        }
+    }
+
+    private func emitJoinedSessionStart(_ session: KeyLogSession, packet: PacketInfo) {
+        guard let joining else { return }
+        let decryptable = Set(HAPDirection.allCases.filter { session.keys[$0] != nil && joining.failed[$0] == nil })
+        var revealed: [HAPDirection: String]?
+        if context.configuration.revealsSessionKeys {
+            revealed = Dictionary(uniqueKeysWithValues: decryptable.map { ($0, Hex.encode(session.keys[$0]!.secret.revealedBytes())) })
+        }
+        let missing: SessionStartEvent.UndecryptableReason? = decryptable.count == 1 ? .onlyOneDirection(decryptable.first!) : nil
+        context.emit(.sessionStarted(SessionStartEvent(
+            connection: info, trigger: .beforeCapture, decryptable: decryptable, keySource: session.source,
+            undecryptableBecause: missing, revealedKeys: revealed,
+            keyLogMatch: session.endpoints != nil ? .sessionEndpoints : .keyTrial)), packet)
+        flushJoinEvents()
+    }
+
+    /// No candidate key opens a direction.
+    private func failedToJoin(_ direction: HAPDirection, _ failure: HAPFrameJoiner.Failure, packet: PacketInfo) {
+        guard let joining else { return }
+        let reason: SessionJoinEvent.NotJoined = switch failure.reason {
+        case _ where side(direction).tcpOffset == 0: .nothingCaptured
+        case .noFrameBoundary: .noFrameBoundary
+        case .noKeyOpens:
+            .noKeyOpens(keysTried: joining.matched == nil ? joining.keyOwners[direction]?.count ?? 0 : 1,
+                        countersTried: failure.countersTried, reachedCounterLimit: failure.reachedCounterLimit)
+        }
+        if failure.reachedCounterLimit {
+            context.limitReached(.frameCounterSearch,
+                "\(info) \(direction): no key-log key verified a frame with counters below the frame.counter-search limit (\(context.limits.maximumCounterSearch)); an older session needs a larger one",
+                packet)
+        }
+        markNotJoined(direction, reason, packet: packet)
+    }
+
+    /// Records that a direction stays encrypted; when neither direction was joined, the session
+    /// starts undecryptable.
+    private func markNotJoined(_ direction: HAPDirection, _ reason: SessionJoinEvent.NotJoined, packet: PacketInfo) {
+        joining?.failed[direction] = reason
+        emitJoinEvent(.notJoined(reason), direction, packet)
+        guard let joining, joining.matched == nil, HAPDirection.allCases.allSatisfy({ joining.failed[$0] != nil }) else { return }
+        context.emit(.sessionStarted(SessionStartEvent(
+            connection: info, trigger: .beforeCapture, decryptable: [], keySource: nil,
+            undecryptableBecause: .noKeyLogSessionOpens(tried: joining.candidates.count))), packet)
+        flushJoinEvents()
+    }
+
+    /// A joined direction's plaintext reached the start of a message (or the connection ended
+    /// first): what was skipped is reported.
+    private func resynchronised(_ side: Side, foundMessageStart: Bool, packet: PacketInfo) {
+        guard let resynchronisation = side.resynchronising.take() else { return }
+        let join = resynchronisation.join
+        emitJoinEvent(.joined(SessionJoinEvent.Joined(
+            skippedBytes: join.skippedByteCount, firstCounter: join.firstCounter, cutMessageBytes: resynchronisation.cutMessageBytes,
+            foundMessageStart: foundMessageStart, countersTried: join.countersTried)), side.direction, packet)
+    }
+
+    private func emitJoinEvent(_ outcome: SessionJoinEvent.Outcome, _ direction: HAPDirection, _ packet: PacketInfo) {
+        let event = SessionJoinEvent(connection: info, direction: direction, outcome: outcome)
+        if joining?.sessionStartEmitted == true {
+            context.emit(.sessionJoined(event), packet)
+        } else {
+            joining?.pendingEvents.append((event, packet))
+        }
+    }
+
+    private func flushJoinEvents() {
+        guard var joining else { return }
+        joining.sessionStartEmitted = true
+        let pending = joining.pendingEvents
+        joining.pendingEvents = []
+        self.joining = joining
+        for (event, packet) in pending { context.emit(.sessionJoined(event), packet) }
+    }
+
+    /// The connection ended: directions still being joined are decided on what they hold, and
+    /// the session start is reported even when neither direction carried a frame.
+    private func finishJoining(packet: PacketInfo) {
+        guard joining != nil else { return }
+        for side in sides { side.frames?.finishJoining(packet: packet, to: self) }
+        for side in sides { resynchronised(side, foundMessageStart: false, packet: packet) }
     }
 
     // MARK: Messages
@@ -253,6 +407,7 @@ final class HAPConnection {
 
     func close(reason: TCPCloseReason, packet: PacketInfo?) {
         let end = packet ?? tcp.lastPacket
+        finishJoining(packet: end)
         for side in sides where side.frames?.isDecrypting ?? true {
             side.http.finish(packet: end, to: self)
         }
@@ -300,11 +455,30 @@ extension HAPConnection: HTTPChannelReceiver {
 extension HAPConnection: EncryptedChannelReceiver {
     func channel(_ channel: EncryptedChannel, decrypted plaintext: UnsafeRawBufferPointer, packet: PacketInfo) {
         emitDecryptedData(plaintext, channel.direction, packet)
-        side(channel.direction).http.feed(plaintext, packet: packet, to: self)
+        let side = side(channel.direction)
+        if side.resynchronising != nil {
+            // HTTP resumes with the first frame that starts a message: senders start every
+            // message in a new frame.
+            guard EncryptedChannel.looksLikePlaintextHTTP(plaintext) else {
+                side.resynchronising?.cutMessageBytes += plaintext.count
+                return
+            }
+            resynchronised(side, foundMessageStart: true, packet: packet)
+        }
+        side.http.feed(plaintext, packet: packet, to: self)
     }
 
     func channelLostFrame(_ channel: EncryptedChannel, packet: PacketInfo) {
+        guard side(channel.direction).resynchronising == nil else { return }
         side(channel.direction).http.skip(1, packet: packet, to: self)
+    }
+
+    func channel(_ channel: EncryptedChannel, joined join: HAPFrameJoiner.Join, packet: PacketInfo) {
+        joined(channel.direction, join, packet: packet)
+    }
+
+    func channel(_ channel: EncryptedChannel, failedToJoin failure: HAPFrameJoiner.Failure, packet: PacketInfo) {
+        failedToJoin(channel.direction, failure, packet: packet)
     }
 
     func channel(_ channel: EncryptedChannel, problem: SessionProblemEvent.Kind, counter: UInt64?, _ message: String, packet: PacketInfo) {

@@ -8,6 +8,7 @@ extension EventJSON {
         writeDirections("decryptable", event.decryptable, into: &writer)
         writer.member("keySource", event.keySource?.rawValue)
         writer.member("reason", event.undecryptableWording)
+        writer.member("keyLogMatch", event.keyLogMatch?.rawValue)
         // Present only when the user asked for keys (`--show-keys`); the analysis leaves them out otherwise.
         if let keys = event.revealedKeys {
             writer.object("keys") { writer in
@@ -16,6 +17,29 @@ extension EventJSON {
                 }
             }
         }
+    }
+
+    static func writeSessionJoin(_ event: SessionJoinEvent, into writer: inout JSONWriter) {
+        writeConnection(event.connection, into: &writer)
+        writer.member("direction", event.direction.rawValue)
+        switch event.outcome {
+        case .joined(let joined):
+            writer.member("joined", true)
+            writer.member("firstCounter", Int(clamping: joined.firstCounter))
+            writer.member("skippedBytes", joined.skippedBytes)
+            writer.member("cutMessageBytes", joined.cutMessageBytes)
+            writer.member("foundMessageStart", joined.foundMessageStart)
+            writer.member("countersTried", Int(clamping: joined.countersTried))
+        case .notJoined(let reason):
+            writer.member("joined", false)
+            writer.member("reason", reason.wording)
+            if case .noKeyOpens(let keys, let counters, let reachedLimit) = reason {
+                writer.member("keysTried", keys)
+                writer.member("countersTried", Int(clamping: counters))
+                writer.member("reachedCounterLimit", reachedLimit)
+            }
+        }
+        writer.member("summary", event.wording)
     }
 
     static func writeConnectionSummary(_ summary: ConnectionSummary, clock: CaptureClock, into writer: inout JSONWriter) {

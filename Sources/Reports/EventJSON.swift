@@ -24,6 +24,7 @@ public enum EventJSON {
         case .pairingMessage: "pairing-message"
         case .pairingExchange: "pairing-exchange"
         case .sessionStarted: "session-started"
+        case .sessionJoined: "session-joined"
         case .sessionProblem: "session-problem"
         case .decryptedData: "decrypted-data"
         case .accessoryDatabase: "accessory-database"
@@ -69,6 +70,8 @@ public enum EventJSON {
             writePairingExchange(exchange, clock: clock, into: &writer)
         case .sessionStarted(let start):
             writeSessionStart(start, into: &writer)
+        case .sessionJoined(let join):
+            writeSessionJoin(join, into: &writer)
         case .sessionProblem(let problem):
             writeConnection(problem.connection, into: &writer)
             writer.member("direction", problem.direction.rawValue)

@@ -52,6 +52,8 @@ enum EventText {
             return ("pair #\(exchange.connection.id)", text, .heading)
         case .sessionStarted(let start):
             return ("session #\(start.connection.id)", sessionLine(start), start.decryptable.isEmpty ? .warning : .good)
+        case .sessionJoined(let join):
+            return ("session #\(join.connection.id)", "\(arrow(join.direction)) " + join.wording, join.outcome.isJoined ? .good : .warning)
         case .sessionProblem(let problem):
             return ("session #\(problem.connection.id)",
                     style.paint("\(problem.kind.rawValue) \(arrow(problem.direction)) ", .bad) + TerminalText.sanitized(problem.message), .bad)
@@ -136,6 +138,7 @@ enum EventText {
         default: text += "cannot decrypt"
         }
         if let source = start.keySource { text += " with \(source)" }
+        if let match = start.keyLogMatch { text += " of " + match.wording }
         if let reason = start.undecryptableWording { text += ": " + TerminalText.sanitized(reason) }
         if let keys = start.revealedKeys {
             for direction in HAPDirection.allCases {

@@ -163,6 +163,11 @@ struct SummaryText {
             if let source = session.keySource { text += " with \(source)" }
             if let reason = session.undecryptableWording { text += ": " + TerminalText.sanitized(reason) }
             lines.append("  " + text)
+            for direction in HAPDirection.allCases {
+                guard let outcome = connection.joins[direction] else { continue }
+                let join = SessionJoinEvent(connection: connection.info, direction: direction, outcome: outcome)
+                lines.append("        " + EventText.arrow(direction) + " " + join.wording)
+            }
             for problem in connection.sessionProblems.prefix(3) {
                 lines.append("        " + style.paint("\(problem.kind.rawValue) \(EventText.arrow(problem.direction)) ", .bad)
                     + TerminalText.sanitized(problem.message))

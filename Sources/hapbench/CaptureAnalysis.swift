@@ -93,6 +93,8 @@ final class EventTally: HAPEventConsumer {
             problem("\(reported.kind): \(reported.message)")
         case .sessionProblem(let reported):
             problem("session \(reported.kind): \(reported.message)")
+        case .sessionJoined(let join):
+            if case .notJoined(let reason) = join.outcome { problem("session not joined: \(reason)") }
         case .inputEnded(let summary):
             packets = summary.packets
         case .connectionClosed(let summary):

@@ -16,7 +16,7 @@ struct AnalysisLimitTests {
             .tcpConnections, .tcpBufferedBytesPerDirection, .tcpBufferedBytes, .tcpOutOfOrderSegments, .tcpIdleTimeout,
             .tcpClosedRetention, .httpStartLine, .httpHeaderBlock, .httpHeaders, .httpBody, .httpChunk, .httpChunkLine,
             .jsonDocument, .jsonDepth, .jsonValues, .jsonString, .jsonNumber, .ipFragmentDatagrams, .ipFragmentBytes,
-            .ipFragmentsPerDatagram, .frameLength, .httpPendingRequests, .mdnsInstances,
+            .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .httpPendingRequests, .mdnsInstances,
         ]
         #expect(Set(names) == Set(declared))
     }

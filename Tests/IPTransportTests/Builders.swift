@@ -139,6 +139,8 @@ final class EncryptedChannelRecorder: EncryptedChannelReceiver {
     private(set) var problems: [Problem] = []
     private(set) var messages: [String] = []
     private(set) var limits: [LimitName] = []
+    private(set) var joins: [(join: HAPFrameJoiner.Join, packet: Int)] = []
+    private(set) var joinFailures: [HAPFrameJoiner.Failure] = []
 
     func channel(_ channel: EncryptedChannel, decrypted plaintext: UnsafeRawBufferPointer, packet: PacketInfo) {
         self.plaintext += plaintext
@@ -156,6 +158,14 @@ final class EncryptedChannelRecorder: EncryptedChannelReceiver {
 
     func channel(_ channel: EncryptedChannel, reached limit: LimitName, packet: PacketInfo) {
         limits.append(limit)
+    }
+
+    func channel(_ channel: EncryptedChannel, joined join: HAPFrameJoiner.Join, packet: PacketInfo) {
+        joins.append((join, packet.number))
+    }
+
+    func channel(_ channel: EncryptedChannel, failedToJoin failure: HAPFrameJoiner.Failure, packet: PacketInfo) {
+        joinFailures.append(failure)
     }
 }
 

@@ -166,6 +166,12 @@ extension HTMLReportBuilder {
             html.markup("<br>")
             html.span("muted", limits.clipped(reason))
         }
+        for direction in HAPDirection.allCases {
+            guard let outcome = connection.joins[direction] else { continue }
+            let join = SessionJoinEvent(connection: connection.info, direction: direction, outcome: outcome)
+            html.markup("<br>")
+            html.span(outcome.isJoined ? "muted" : "warn", limits.clipped("\(direction): " + join.wording))
+        }
         for problem in connection.sessionProblems {
             html.markup("<br>")
             html.span("bad", limits.clipped("\(problem.kind.rawValue) (\(problem.direction)"

@@ -85,7 +85,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
             if let packet = event.packet, let number = activity.value?.value.numericValue {
                 recordPlotPoint(activity, value: number, packet: packet)
             }
-        case .inputOpened, .problem, .connectionOpened, .httpMessage, .sessionStarted, .sessionProblem, .decryptedData,
+        case .inputOpened, .problem, .connectionOpened, .httpMessage, .sessionStarted, .sessionJoined, .sessionProblem, .decryptedData,
              .accessoryDatabase, .connectionClosed, .inputEnded:
             break
         }

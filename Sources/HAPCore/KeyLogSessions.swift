@@ -1,0 +1,60 @@
+import HAPCrypto
+import HAPEvents
+import Packets
+
+/// A session the key log holds keys for, as a candidate for a connection whose pair-verify is
+/// not in the capture.
+package struct KeyLogSession: Sendable {
+    /// The controller's pair-verify public key: the id of the session's key-log lines.
+    package let id: [UInt8]
+    package let keys: DirectionalSessionKeys
+    package let source: KeySource
+    /// Where the session ran, when the key log says (`SESSION_ENDPOINTS`).
+    package let endpoints: KeyLog.SessionEndpoints?
+}
+
+/// The key log's sessions and which of them this run has tied to a connection: a session is
+/// tried on a connection joined mid-way only while no pair-verify or other connection has
+/// claimed it, and a session named by `SESSION_ENDPOINTS` only on a connection between those
+/// endpoints.
+package struct KeyLogSessions {
+    private let sessions: [KeyLogSession]
+    private var claimed: Set<[UInt8]> = []
+
+    /// Only sessions whose keys are there without the pair-verify's public keys: a shared
+    /// secret or control keys (an ephemeral secret needs the other side's public key).
+    package init(_ keyLog: KeyLog) {
+        let endpoints = Dictionary(keyLog.sessionEndpoints.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        sessions = keyLog.sessionIDs.compactMap { id in
+            guard let secrets = SessionKeyResolver.resolve(keyLog: keyLog, controllerKey: id, accessoryKey: nil) else { return nil }
+            return KeyLogSession(id: id, keys: secrets.session, source: secrets.source, endpoints: endpoints[id])
+        }
+    }
+
+    package var isEmpty: Bool { sessions.isEmpty }
+
+    /// The accessory endpoints `SESSION_ENDPOINTS` lines name.
+    package var accessoryEndpoints: Set<Endpoint> {
+        Set(sessions.compactMap { session in
+            if case .ip(let endpoint)? = session.endpoints?.accessory { endpoint } else { nil }
+        })
+    }
+
+    /// The unclaimed sessions that may be the one on the connection between `one` and `other`
+    /// (in either role): those `SESSION_ENDPOINTS` names for it first, then those it names for
+    /// nowhere.
+    package func candidates(between one: PeerAddress, _ other: PeerAddress) -> [KeyLogSession] {
+        let unclaimed = sessions.filter { !claimed.contains($0.id) }
+        let named = unclaimed.filter { session in
+            guard let endpoints = session.endpoints else { return false }
+            let logged: Set<PeerAddress> = [endpoints.controller, endpoints.accessory]
+            return logged == [one, other]
+        }
+        return named + unclaimed.filter { $0.endpoints == nil }
+    }
+
+    /// The session whose key-log lines have `id`, once a pair-verify or a connection used it.
+    package mutating func claim(_ id: [UInt8]) {
+        claimed.insert(id)
+    }
+}
