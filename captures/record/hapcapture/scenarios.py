@@ -18,7 +18,7 @@ from aiohomekit.model.characteristics import CharacteristicsTypes as Types
 from pyhap.accessory import Accessory
 from pyhap.accessory_driver import AccessoryDriver
 
-from . import accessories, misbehaving
+from . import accessories, adklike, compliance, misbehaving
 from .netns import IPV4, IPV6, Addressing
 from .journal import Journal
 from .relay import Impairment
@@ -512,5 +512,7 @@ SCENARIOS: dict[str, Scenario] = {
             pair_setups=(PairSetupAttempt(succeeds=False), PairSetupAttempt()),
         ),
         *MISBEHAVING,
+        *compliance.scenarios(Scenario),
+        *adklike.scenarios(Scenario, PairSetupAttempt),
     )
 }
