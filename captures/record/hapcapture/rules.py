@@ -375,6 +375,13 @@ class Checker:
                 throttled |= error in (3, 5)
                 if state == 1 and error is None:
                     self.check_m2(connection.client, response.time, answer, salts)
+                    # Only the downgrade counts: Method 0 (PairSetup) to an accessory that advertises its Apple
+                    # Authentication Coprocessor skips that authentication. Method 1 (PairSetupWithAuth) to one
+                    # that advertises none skips nothing: HomeKitADK answers a normal M2 and fails the setup at
+                    # M4 (HAPPairingPairSetup.c HAPPairingPairSetupGetM4: "Apple Authentication Coprocessor is
+                    # not available", kHAPError_InvalidState, which HAPIPAccessoryServer.c handle_pairing_data
+                    # answers with 500), HAP-python ignores Method. homekit_python sends Method 1 to every
+                    # accessory (its Methods.PairSetup = 1; captures homekit-python-controller, issue 17).
                     if self.advertised_ff_bit0() and tlv8.integer(items, tlv8.METHOD) == 0:
                         self.find("ff-mismatch", connection.client, "ff=1 advertised, pair-setup M1 uses Method 0")
                 elif state == 3:
