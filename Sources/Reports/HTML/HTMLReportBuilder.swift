@@ -93,7 +93,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
                 recordPlotPoint(activity, value: number, packet: packet)
             }
         case .inputOpened, .problem, .connectionOpened, .httpMessage, .sessionStarted, .sessionProblem, .decryptedData,
-             .accessoryDatabase, .connectionClosed, .inputEnded:
+             .accessoryDatabase, .databaseDump, .connectionClosed, .inputEnded:
             break
         }
     }
