@@ -70,7 +70,7 @@ let package = Package(
 
         // Consumers of the event stream.
         library("HAPModel", ["HAPEvents", "DNS", "HAPCatalog", "HAPJSON", "Packets", "TLV8"]),
-        library("Audit", ["HAPEvents", "DNS", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing"]),
+        library("Audit", ["HAPEvents", "DNS", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing", "Differences"]),
         library("Reports", ["HAPEvents", "HAPModel", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "Packets", "WireParsing"]),
         library("Exports", ["HAPEvents", "Capture", "Packets", "HAPJSON", "HTTP1", "TLV8", "WireParsing"]),
 
@@ -133,7 +133,7 @@ let package = Package(
         ]),
         tests("HAPAnalysisTests", [
             "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets",
-            "TCPReassembly", "TestSupport",
+            "TCPReassembly", "HAPCatalog", "DNS", "TestSupport",
         ]),
         tests("HAPModelTests", ["HAPModel", "HAPEvents", "HAPCore", "HAPJSON", "Packets", "TLV8", "TestSupport"]),
         tests("AuditTests", ["Audit", "HAPEvents", "HAPCore", "HAPCrypto", "Capture", "HAPJSON", "Packets", "TLV8", "DNS", "TestSupport"]),

@@ -52,6 +52,13 @@ struct AuditContext {
 
     mutating func apply(_ event: HAPEvent) {
         switch event.kind {
+        case .inputOpened:
+            // Each capture of a run is judged on what it shows: between two recordings pairings may
+            // have been removed and the accessory may advertise and serve anything. Only the rules
+            // across captures compare one with the previous (`CaptureHistoryPolicy`).
+            rosters.removeAll()
+            advertisements.removeAll()
+            databases.removeAll()
         case .connectionOpened(let opened):
             connections[opened.connection.id] = Connection(
                 info: opened.connection, deviceID: opened.deviceID)
@@ -103,7 +110,7 @@ struct AuditContext {
                 rosters[accessory, default: PairingRoster()].added(id, permissions: permissions, connectionID: connectionID, at: packet)
             case (.removePairingM1(let remove)?, _):
                 guard let id = remove.identifier?.string else { return }
-                rosters[accessory, default: PairingRoster()].removed(id)
+                rosters[accessory, default: PairingRoster()].removed(id, at: packet)
             case (_, .listPairingsM2(let list)?):
                 rosters[accessory, default: PairingRoster()].listed(list.pairings, connectionID: connectionID, at: packet)
             default:

@@ -23,7 +23,9 @@ public final class Auditor: HAPEventConsumer {
     private var keyExchange: KeyExchangePolicy
     private var session: SessionPolicy
     private var discovery: DiscoveryPolicy
-    private var database = DatabasePolicy()
+    private var database: DatabasePolicy
+    private var pairingLifecycle: PairingLifecyclePolicy
+    private var history: CaptureHistoryPolicy
     /// Whether `inputEnded` has been seen, so that `findings` is complete.
     public private(set) var isComplete = false
 
@@ -32,10 +34,13 @@ public final class Auditor: HAPEventConsumer {
         let thresholds = configuration.thresholds
         context = AuditContext(maximumAccessories: thresholds.maximumRememberedValues)
         ledger = FindingLedger(maximumEvidencePerFinding: thresholds.maximumEvidencePerFinding)
-        pairSetup = PairSetupPolicy(thresholds: thresholds)
+        pairSetup = PairSetupPolicy(thresholds: thresholds, setupCodeKind: configuration.setupCodeKind)
         keyExchange = KeyExchangePolicy(maximumRememberedKeys: thresholds.maximumRememberedValues)
         session = SessionPolicy(maximumSuspectsPerConnection: thresholds.maximumRememberedValues)
         discovery = DiscoveryPolicy(thresholds: thresholds)
+        database = DatabasePolicy(thresholds: thresholds)
+        pairingLifecycle = PairingLifecyclePolicy(thresholds: thresholds)
+        history = CaptureHistoryPolicy(thresholds: thresholds)
     }
 
     public func consume(_ event: HAPEvent) {
@@ -45,6 +50,8 @@ public final class Auditor: HAPEventConsumer {
         session.observe(event, in: context, findings: &ledger)
         discovery.observe(event, in: context, findings: &ledger)
         database.observe(event, in: context, findings: &ledger)
+        pairingLifecycle.observe(event, in: context, findings: &ledger)
+        history.observe(event, in: context, findings: &ledger)
         context.apply(event)
         if case .inputEnded = event.kind { isComplete = true }
     }

@@ -1,6 +1,7 @@
 import HAPEvents
 import HAPJSON
 import Packets
+import WireParsing
 
 /// The attribute database and characteristic values: `duplicate-aid`, `duplicate-iid`,
 /// `invalid-json`, `missing-accessory-information`, `value-out-of-range`, `unknown-apple-type`,
@@ -10,6 +11,11 @@ struct DatabasePolicy: AuditPolicy {
     /// that each status is one line of evidence.
     private var rejectedWrites: [Int: [HAPStatus: RejectedWrites]] = [:]
     private var fetchCounts: [Int: Int] = [:]
+    private let maximumDatabaseBytes: Int
+
+    init(thresholds: AuditThresholds) {
+        maximumDatabaseBytes = thresholds.maximumDatabaseBytes
+    }
 
     /// Writes named per status; beyond it they are only counted.
     static let listedWritesPerStatus = 20
@@ -28,7 +34,18 @@ struct DatabasePolicy: AuditPolicy {
         .duplicateIID: .duplicateIID,
         .missingAccessoryInformation: .missingAccessoryInformation,
         .duplicateAccessoryInformation: .missingAccessoryInformation,
-        .missingRequiredCharacteristic: .missingAccessoryInformation,
+        .incompleteAccessoryInformation: .missingAccessoryInformation,
+        .missingRequiredCharacteristic: .missingRequiredCharacteristic,
+        .unexpectedCharacteristic: .unexpectedCharacteristic,
+        .invalidName: .invalidName,
+        .invalidPermissions: .invalidPermissions,
+        .unknownPermission: .invalidPermissions,
+        .duplicateName: .duplicateName,
+        .formatMismatch: .formatMismatch,
+        .unitMismatch: .unitMismatch,
+        .tooManyAccessories: .tooManyAccessories,
+        .tooManyServices: .tooManyServices,
+        .tooManyCharacteristics: .tooManyCharacteristics,
         .serialNumberLength: .missingAccessoryInformation,
         .nameLength: .missingAccessoryInformation,
         .manufacturerLength: .missingAccessoryInformation,
@@ -47,17 +64,35 @@ struct DatabasePolicy: AuditPolicy {
         .malformedCharacteristic: .malformedEntry,
         .invalidField: .malformedEntry,
         .missingField: .malformedEntry,
-        .unknownPermission: .malformedEntry,
         .unknownFormat: .malformedEntry,
         .unknownUnit: .malformedEntry,
     ]
+
+    /// The severity a diagnostic calls for when it is not its rule's.
+    static func severity(of diagnostic: HAPJSONDiagnostic) -> Severity? {
+        switch diagnostic.code {
+        // A service and a characteristic sharing an iid break a rule fewer sources confirm.
+        case .duplicateIID where diagnostic.severity == .warning: .low
+        // ADK refuses these lengths, but the Home app accepts an empty Model (HAP-python's default
+        // accessories, issue 17): only the serial number's minimum is known to be enforced.
+        case .nameLength, .manufacturerLength, .modelLength: .low
+        // An undefined perm next to defined ones is skipped; no perms at all is the rule's case.
+        case .unknownPermission: .low
+        default: nil
+        }
+    }
 
     mutating func observe(_ event: HAPEvent, in context: AuditContext, findings: inout FindingLedger) {
         switch event.kind {
         case .accessoryDatabase(let database):
             accessoryDatabase(database, packet: event.packet, in: context, findings: &findings)
+        case .databaseDump(let dump):
+            databaseDump(dump, findings: &findings)
         case .characteristic(let activity):
             characteristic(activity, packet: event.packet, in: context, findings: &findings)
+        case .problem(let problem):
+            guard let body = problem.body, body.kind.isFromAccessory, let connection = problem.connection else { return }
+            malformedBody(body, on: connection, packet: event.packet, in: context, findings: &findings)
         case .connectionClosed(let summary):
             fetchCounts.removeValue(forKey: summary.connection.id)
             reportRejectedWrites(on: summary.connection.id, findings: &findings)
@@ -68,6 +103,18 @@ struct DatabasePolicy: AuditPolicy {
         }
     }
 
+    /// Where a database was read, as its evidence names it.
+    private struct Source {
+        let scope: FindingScope
+        let packet: PacketInfo?
+        let connection: ConnectionInfo?
+        /// `GET /accessories response #2 on this connection`, `dump.json`.
+        let whole: String
+        /// How a byte offset in it is introduced: `GET /accessories response, body byte`.
+        let byte: String
+        let transport: DatabaseTransport
+    }
+
     private mutating func accessoryDatabase(
         _ event: AccessoryDatabaseEvent, packet: PacketInfo?, in context: AuditContext, findings: inout FindingLedger
     ) {
@@ -75,23 +122,59 @@ struct DatabasePolicy: AuditPolicy {
         let accessory = context.accessoryKey(of: connection.id) ?? connection.accessory.description
         let fetch = fetchCounts[connection.id, default: 0] + 1
         fetchCounts[connection.id] = fetch
-        if let error = event.error {
-            findings.record(.invalidJSON, .accessory(accessory), Evidence(
-                packet: packet, connection: connection,
-                detail: "GET /accessories response #\(fetch) on this connection (\(event.bodyByteCount)-byte body) is not "
-                    + "valid JSON: \(error) (byte offsets count from the start of the body)"))
+        // The same problem in a later fetch is the same evidence, counted: `byte` names no fetch.
+        let source = Source(
+            scope: .accessory(accessory), packet: packet, connection: connection,
+            whole: "GET /accessories response #\(fetch) on this connection", byte: "GET /accessories response, body byte",
+            transport: .ip)
+        judge(event.database, error: event.error, byteCount: event.bodyByteCount, from: source, findings: &findings)
+    }
+
+    /// A dump is judged by the rules of one database: no connection, no reads or writes.
+    private func databaseDump(_ event: DatabaseDumpEvent, findings: inout FindingLedger) {
+        let source = Source(
+            scope: .accessory(event.name), packet: nil, connection: nil, whole: event.name, byte: "\(event.name), byte",
+            transport: event.dump?.origin.transport ?? .ip)
+        judge(event.dump?.database, error: event.error, byteCount: event.byteCount, from: source, findings: &findings)
+    }
+
+    private func judge(
+        _ database: AccessoryDatabase?, error: DecodeError?, byteCount: Int, from source: Source, findings: inout FindingLedger
+    ) {
+        if let error {
+            findings.record(.invalidJSON, source.scope, Evidence(
+                packet: source.packet, connection: source.connection,
+                detail: "\(source.whole) (\(byteCount) bytes) is not valid JSON: \(error) (byte offsets count from its start)"))
         }
-        guard let database = event.database else { return }
-        for diagnostic in database.diagnostics + database.conformanceIssues() where diagnostic.severity > .note {
+        if byteCount > maximumDatabaseBytes {
+            findings.record(.databaseTooLarge, source.scope, Evidence(
+                packet: source.packet, connection: source.connection,
+                detail: "\(source.whole) is \(byteCount) bytes, more than the \(maximumDatabaseBytes) bytes "
+                    + "(AuditThresholds.maximumDatabaseBytes) taken as the largest a controller reads"))
+        }
+        guard let database else { return }
+        for diagnostic in database.diagnostics + database.conformanceIssues(transport: source.transport)
+        where diagnostic.severity > .note {
             guard let rule = Self.rules[diagnostic.code] else { continue }
-            // The same problem in a later fetch is the same evidence, counted: the words name no fetch.
-            // A service and a characteristic sharing an iid break a rule fewer sources confirm.
-            let severity: Severity? = rule == .duplicateIID && diagnostic.severity == .warning ? .low : nil
             let path = diagnostic.path.isEmpty ? "/" : diagnostic.path
-            findings.record(rule, .accessory(accessory), severity: severity, Evidence(
-                packet: packet, connection: connection,
-                detail: "GET /accessories response, body byte \(diagnostic.offset) (\(path)): \(diagnostic.message)"))
+            findings.record(rule, source.scope, severity: Self.severity(of: diagnostic), Evidence(
+                packet: source.packet, connection: source.connection,
+                detail: "\(source.byte) \(diagnostic.offset) (\(path)): \(diagnostic.message)"))
         }
+    }
+
+    /// HAP: `/characteristics` bodies are JSON (PROTOCOL §5.2). ADK's read responses to perms=1
+    /// or ev=1 are not (`HAPIPAccessoryProtocolGetCharacteristicReadResponseBytes`).
+    private func malformedBody(
+        _ body: UndecodableBody, on connection: ConnectionInfo, packet: PacketInfo?, in context: AuditContext,
+        findings: inout FindingLedger
+    ) {
+        let accessory = context.accessoryKey(of: connection.id) ?? connection.accessory.description
+        let request = body.request.map { " to \($0.method) \($0.target) (packet #\($0.packet.number))" } ?? ""
+        findings.record(.malformedCharacteristicsBody, .accessory(accessory), Evidence(
+            packet: packet, connection: connection,
+            detail: "the \(body.kind)\(request), a \(body.byteCount)-byte body, is not valid JSON: \(body.error) (byte "
+                + "offsets count from the start of the body)"))
     }
 
     private mutating func characteristic(
@@ -126,13 +209,24 @@ struct DatabasePolicy: AuditPolicy {
         }
     }
 
+    /// The statuses that say the controller asked for what the database forbids (HAP: status
+    /// codes); the others say the accessory failed to do what it was asked.
+    private static let controllerStatuses: Set<HAPStatus> = [
+        .insufficientPrivileges, .readOnlyCharacteristic, .writeOnlyCharacteristic, .notificationNotSupported,
+        .resourceDoesNotExist, .invalidValue, .insufficientAuthorization, .notAllowedInCurrentState,
+    ]
+
+    static func party(rejecting status: HAPStatus) -> HAPParty {
+        controllerStatuses.contains(status) ? .controller : .accessory
+    }
+
     private mutating func reportRejectedWrites(on connectionID: Int, findings: inout FindingLedger) {
         guard let groups = rejectedWrites.removeValue(forKey: connectionID) else { return }
         let ordered = groups.sorted { lhs, rhs in
             (lhs.value.firstPacket.number, lhs.key.rawValue) < (rhs.value.firstPacket.number, rhs.key.rawValue)
         }
         for (status, group) in ordered {
-            findings.record(.writeRejected, .connection(group.connection), Evidence(
+            findings.record(.writeRejected, .connection(group.connection), party: Self.party(rejecting: status), Evidence(
                 packet: group.firstPacket, connection: group.connection,
                 detail: "\(group.count) write(s) rejected with status \(status): "
                     + group.writes.joined(separator: ", ") + (group.count > group.writes.count ? ", …" : "")))

@@ -34,6 +34,9 @@ struct DiscoveryPolicy: AuditPolicy {
 
     mutating func observe(_ event: HAPEvent, in context: AuditContext, findings: inout FindingLedger) {
         switch event.kind {
+        case .inputOpened:
+            // config-number-unchanged judges one capture; across captures it is config-number-not-bumped.
+            configurationNumbers.removeAll()
         case .advertisement(let advertisement):
             guard let packet = event.packet, advertisement.isResponse, !advertisement.service.isGoodbye,
                   let txt = advertisement.service.hap else { return }
@@ -140,19 +143,25 @@ struct DiscoveryPolicy: AuditPolicy {
         else { return }
         let advertisesCoprocessor = flags.contains(.appleAuthenticationCoprocessor)
         let mismatch: String
+        let severity: Severity?
         if advertisesCoprocessor, method == .pairSetup {
             mismatch = "uses \(method), without MFi authentication, although the accessory advertised ff=\(flags.rawValue) "
-                + "(bit 0: Apple Authentication Coprocessor)"
+                + "(bit 0: Apple Authentication Coprocessor) in packet #\(advertisement.packet.number): a downgrade, the "
+                + "accessory's hardware authentication is skipped; the accessory answered with a normal M2"
+            severity = nil
         } else if !advertisesCoprocessor, method == .pairSetupWithAuth {
-            mismatch = "uses \(method) although the accessory advertised ff=\(flags.rawValue) (bit 0 clear: no Apple "
-                + "Authentication Coprocessor)"
+            // Nothing is skipped: homekit_python numbers PairSetup 1 and sends it to every accessory;
+            // HAP-python ignores Method, ADK answers M2 and fails M4 (captures/README.md).
+            mismatch = "asks for \(method), MFi authentication, although the accessory advertised ff=\(flags.rawValue) "
+                + "(bit 0 clear: no Apple Authentication Coprocessor) in packet #\(advertisement.packet.number): no "
+                + "authentication is skipped, but an accessory that reads Method cannot complete it (ADK fails M4 with "
+                + "500); this one answered with a normal M2"
+            severity = .info
         } else {
             return
         }
-        findings.record(.featureFlagMismatch, .connection(connection), accessory: accessory, Evidence(
-            packet: packet, connection: connection,
-            detail: "pair-setup M1 (packet #\(m1Packet.number)) \(mismatch) in packet #\(advertisement.packet.number); "
-                + "the accessory answered with a normal M2"))
+        findings.record(.featureFlagMismatch, .connection(connection), severity: severity, accessory: accessory, Evidence(
+            packet: packet, connection: connection, detail: "pair-setup M1 (packet #\(m1Packet.number)) \(mismatch)"))
     }
 
     // MARK: The database

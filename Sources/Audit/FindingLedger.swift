@@ -1,4 +1,5 @@
 import HAPEvents
+import Packets
 
 /// What a finding is about, and so what makes two observations one finding: a rule broken on
 /// one connection, by one accessory, or by what the user said about the capture as a whole.
@@ -15,6 +16,8 @@ struct FindingLedger {
     private struct Key: Hashable {
         let rule: String
         let scope: FindingScope
+        /// Who departs from HAP: a rule broken by both parties on one connection is two findings.
+        let party: HAPParty
     }
 
     private var findings: [Finding] = []
@@ -33,9 +36,14 @@ struct FindingLedger {
     }
 
     /// Records one observation. The finding's severity becomes the highest any of its
-    /// observations called for (`severity`, or the rule's own).
-    mutating func record(_ rule: AuditRule, _ scope: FindingScope, severity: Severity? = nil, accessory: String? = nil, _ evidence: Evidence) {
-        let key = Key(rule: rule.id, scope: scope)
+    /// observations called for (`severity`, or the rule's own); `party` names who departs from
+    /// HAP when it is not the rule's party.
+    mutating func record(
+        _ rule: AuditRule, _ scope: FindingScope, severity: Severity? = nil, party: HAPParty? = nil, accessory: String? = nil,
+        _ evidence: Evidence
+    ) {
+        let party = party ?? rule.party
+        let key = Key(rule: rule.id, scope: scope, party: party)
         let index: Int
         if let existing = indexes[key] {
             index = existing
@@ -49,7 +57,8 @@ struct FindingLedger {
             case .accessory(let name): (connection, subject) = (nil, name)
             case .capture: (connection, subject) = (nil, nil)
             }
-            findings.append(Finding(rule: rule, severity: severity ?? rule.severity, connection: connection, accessory: subject))
+            findings.append(Finding(
+                rule: rule, severity: severity ?? rule.severity, party: party, connection: connection, accessory: subject))
         }
         findings[index].severity = max(findings[index].severity, severity ?? rule.severity)
 
@@ -63,6 +72,16 @@ struct FindingLedger {
         } else {
             findings[index].omittedEvidenceCount += 1
         }
+    }
+
+    /// The rules of the findings with evidence in `packet`, in the order they were found: what the
+    /// audit held against the message that packet completed.
+    func rules(withEvidenceAt packet: PacketInfo) -> [AuditRule] {
+        var rules: [AuditRule] = []
+        for finding in findings where finding.evidence.contains(where: { $0.packet?.number == packet.number }) {
+            if !rules.contains(finding.rule) { rules.append(finding.rule) }
+        }
+        return rules
     }
 
     /// Every finding, most severe first, then in the order their evidence starts in the capture;

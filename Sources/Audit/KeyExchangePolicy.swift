@@ -59,7 +59,7 @@ struct KeyExchangePolicy: AuditPolicy {
             guard let key = m1.publicKey else { return }
             pendingControllerKeys[connection.id] = key
             if let first = controllerKeys[key] {
-                findings.record(.ephemeralKeyReuse, .accessory(accessory), Evidence(
+                findings.record(.ephemeralKeyReuse, .accessory(accessory), party: .controller, Evidence(
                     packet: packet, connection: connection,
                     detail: "pair-verify M1 carries the controller ephemeral X25519 public key \(Hex.encode(key)), "
                         + "already used by pair-verify M1 on #\(first.connectionID) (packet #\(first.packet.number))"))
@@ -105,7 +105,9 @@ struct KeyExchangePolicy: AuditPolicy {
         let opened = openedSubTLVs[exchange.connection.id] ?? [:]
         for check in exchange.checks where check.outcome == .failed {
             guard case .signature(let state) = check.kind, let packet = opened[state] else { continue }
-            findings.record(.badSignature, .connection(exchange.connection), Evidence(
+            // HAP: the accessory signs pair-verify M2 and pair-setup M6, the controller M3 and M5.
+            let signer: HAPParty = state.isResponse ? .accessory : .controller
+            findings.record(.badSignature, .connection(exchange.connection), party: signer, Evidence(
                 packet: packet, connection: exchange.connection,
                 detail: "\(exchange.procedure) \(state): \(check.detail)"))
         }

@@ -14,6 +14,7 @@ struct PairSetupPolicy: AuditPolicy {
     static let primeByteCount = 384
 
     private let thresholds: AuditThresholds
+    private let setupCodeKind: SetupCodeKind?
     /// The pair setup in progress on each connection.
     private var inProgress: [Int: SetupInProgress] = [:]
     /// Every salt each accessory sent, with where it first appeared.
@@ -37,8 +38,9 @@ struct PairSetupPolicy: AuditPolicy {
         let connectionID: Int
     }
 
-    init(thresholds: AuditThresholds) {
+    init(thresholds: AuditThresholds, setupCodeKind: SetupCodeKind?) {
         self.thresholds = thresholds
+        self.setupCodeKind = setupCodeKind
     }
 
     mutating func observe(_ event: HAPEvent, in context: AuditContext, findings: inout FindingLedger) {
@@ -129,10 +131,22 @@ struct PairSetupPolicy: AuditPolicy {
         // Split pair setup reuses the salt kept from a transient one on purpose (PROTOCOL §2.5).
         if inProgress[connection.id]?.flags?.contains(.split) == true { return }
         if let first = salts[accessory]?[salt] {
-            findings.record(.saltReuse, .accessory(accessory), Evidence(
+            // The wire cannot tell a provisioned code's stored salt from a static verifier: the user says.
+            let (severity, meaning): (Severity?, String) = switch setupCodeKind {
+            case .provisioned?:
+                (nil, "by design for the provisioned setup code the user named: ADK sends the salt stored at provisioning "
+                    + "in every M2, and only the SRP secret b is new")
+            case .generated?:
+                (.low, "although the user says the accessory generates its setup codes, for which ADK draws a fresh salt "
+                    + "and verifier every time: the verifier is static")
+            case nil:
+                (nil, "by design if the setup code is provisioned (ADK sends its stored salt in every M2); a static "
+                    + "verifier if the accessory generates its codes (say which with --setup-code-kind)")
+            }
+            findings.record(.saltReuse, .accessory(accessory), severity: severity, Evidence(
                 packet: packet, connection: connection,
                 detail: "pair-setup M2 #\(ordinal) carries the SRP salt \(Hex.encode(salt)), already sent in M2 "
-                    + "#\(first.ordinal) (packet #\(first.packet.number) on #\(first.connectionID))"))
+                    + "#\(first.ordinal) (packet #\(first.packet.number) on #\(first.connectionID)): \(meaning)"))
         } else if saltCount < thresholds.maximumRememberedValues {
             salts[accessory, default: [:]][salt] = SaltUse(ordinal: ordinal, packet: packet, connectionID: connection.id)
             saltCount += 1
@@ -164,15 +178,15 @@ struct PairSetupPolicy: AuditPolicy {
                 findings.record(.srpMalformed, .connection(connection), severity: .high, evidence)
             }
         case let problem?:
-            findings.record(.srpMalformed, .connection(connection), Evidence(
+            findings.record(.srpMalformed, .connection(connection), party: party, Evidence(
                 packet: packet, connection: connection, detail: "pair-setup \(step): \(problem)"))
         case nil where shortfall > Self.strippedByteAllowance:
-            findings.record(.srpMalformed, .connection(connection), Evidence(
+            findings.record(.srpMalformed, .connection(connection), party: party, Evidence(
                 packet: packet, connection: connection,
                 detail: "pair-setup \(step) sends \(name) of \(value.count) bytes: \(shortfall) bytes short of 384, "
                     + "too small for a random value"))
         case nil where shortfall > 0:
-            findings.record(.srpMalformed, .connection(connection), severity: .info, Evidence(
+            findings.record(.srpMalformed, .connection(connection), severity: .info, party: party, Evidence(
                 packet: packet, connection: connection,
                 detail: "pair-setup \(step) sends \(name) of \(value.count) bytes, its leading zero byte(s) stripped "
                     + "(ADK and HAP-python do this; controllers that hash it unpadded fail this pair setup)"))
@@ -191,7 +205,10 @@ struct PairSetupPolicy: AuditPolicy {
         case false?: "the accessory refused it with M4 Error, as HAP requires"
         case nil: "the accessory did not answer it"
         }
-        findings.record(.srpMalformed, .connection(connection), severity: accepted == true ? .high : .low, Evidence(
+        // Accepting it is the accessory's failure; a refused one is only the controller's doing.
+        findings.record(
+            .srpMalformed, .connection(connection), severity: accepted == true ? .high : .low,
+            party: accepted == true ? .accessory : .controller, Evidence(
             packet: forged.packet, connection: connection, detail: "\(forged.detail); \(verdict)"))
     }
 

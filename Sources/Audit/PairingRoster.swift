@@ -10,6 +10,16 @@ struct PairingRoster {
     struct Entry {
         let isAdmin: Bool
         let source: String
+        /// Whether a pair setup in the capture created it.
+        var fromPairSetup = false
+    }
+
+    /// The removal of the last admin pairing, which took every other pairing with it (HAP; ADK
+    /// `HAPPairingPairings.c`).
+    struct Emptying {
+        let packet: PacketInfo
+        /// The pairings removed along with it, never by name: their controllers were not told.
+        let wiped: [String]
     }
 
     /// Pairings with a known pairing ID, by the ID lower-cased (HAP compares IDs without case).
@@ -21,6 +31,10 @@ struct PairingRoster {
     private var isExact = true
     /// When the accessory last went from unpaired to paired.
     private(set) var pairedSince: PacketInfo?
+    /// Pairing IDs (lower-cased) removed by a Remove Pairing that named them.
+    private(set) var removedByName: Set<String> = []
+    /// The last removal that left the accessory without pairings, until it is paired again.
+    private(set) var emptied: Emptying?
 
     /// Whether the accessory has any pairing; nil when the capture cannot tell.
     var isPaired: Bool? {
@@ -38,11 +52,13 @@ struct PairingRoster {
         let wasPaired = isPaired
         if let controllerID {
             controllers[controllerID.lowercased()] = Entry(
-                isAdmin: true, source: "created by pair setup on #\(connectionID) (packet #\(packet.number)), which makes an admin")
+                isAdmin: true, source: "created by pair setup on #\(connectionID) (packet #\(packet.number)), which makes an admin",
+                fromPairSetup: true)
         } else {
             anonymousPairings += 1
         }
         if wasPaired != true { pairedSince = packet }
+        emptied = nil
     }
 
     mutating func added(_ pairingID: String, permissions: PairingPermissions, connectionID: Int, at packet: PacketInfo) {
@@ -51,9 +67,11 @@ struct PairingRoster {
             isAdmin: permissions.contains(.admin),
             source: "added with permissions \(permissions) on #\(connectionID) (packet #\(packet.number))")
         if wasPaired != true { pairedSince = packet }
+        emptied = nil
     }
 
-    mutating func removed(_ pairingID: String) {
+    mutating func removed(_ pairingID: String, at packet: PacketInfo) {
+        removedByName.insert(pairingID.lowercased())
         guard let entry = controllers.removeValue(forKey: pairingID.lowercased()) else {
             // Not a pairing the capture named: one of the anonymous ones, or none at all.
             if anonymousPairings > 0 { isExact = false }
@@ -61,6 +79,7 @@ struct PairingRoster {
         }
         // HAP: removing the last admin removes every pairing (ADK).
         if entry.isAdmin, anonymousPairings == 0, !controllers.values.contains(where: \.isAdmin) {
+            emptied = Emptying(packet: packet, wiped: controllers.keys.sorted())
             controllers.removeAll()
         }
         if isPaired == false { pairedSince = nil }
@@ -79,8 +98,9 @@ struct PairingRoster {
         isExact = true
         if isPaired == false {
             pairedSince = nil
-        } else if wasPaired != true {
-            pairedSince = packet
+        } else {
+            if wasPaired != true { pairedSince = packet }
+            emptied = nil
         }
     }
 }

@@ -85,7 +85,9 @@ struct SessionPolicy: AuditPolicy {
         case .keyDoesNotFit, .gap, .frameBoundaryLost: return
         }
         let counter = problem.frameCounter.map { ", frame counter \($0)" } ?? ""
-        findings.record(rule, .connection(problem.connection), accessory: context.connections[problem.connection.id]?.deviceID,
+        // A frame fault is its sender's.
+        findings.record(rule, .connection(problem.connection), party: problem.direction.sender,
+                        accessory: context.connections[problem.connection.id]?.deviceID,
                         Evidence(packet: packet, connection: problem.connection,
                                  detail: "\(problem.direction)\(counter): \(problem.message)"))
     }
@@ -156,7 +158,7 @@ struct SessionPolicy: AuditPolicy {
         judgeSuspects(state, controllerDirectionWhole: state.controllerDirectionReadable && gaps == 0, findings: &findings)
         // The first oversize frame was reported as it came; the totals say how far it went.
         for (direction, frames) in summary.frames.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where frames.oversizeFrames > 1 {
-            findings.record(.oversizeFrame, .connection(summary.connection), accessory: summary.deviceID, Evidence(
+            findings.record(.oversizeFrame, .connection(summary.connection), party: direction.sender, accessory: summary.deviceID, Evidence(
                 packet: summary.lastPacket, connection: summary.connection,
                 detail: "in all, \(frames.oversizeFrames) \(direction) frames were longer than 1024 bytes; "
                     + "the largest was \(frames.largestFrame) bytes"))

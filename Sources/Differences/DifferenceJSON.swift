@@ -62,6 +62,48 @@ public enum DifferenceJSON {
         }
     }
 
+    /// One change between two accessory databases (`hapscope diff --format json`):
+    /// `{"kind":"renumbered","element":"characteristic","old":{…terms},"new":{…terms},
+    /// "oldPath":"accessories[1]…","newPath":"…","differences":[{"path":…,"old":…,"new":…}],"text":…}`.
+    public static func write(_ change: DatabaseChange, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("kind")
+        writer.string(change.kind.rawValue)
+        writer.key("element")
+        writer.string(change.element.rawValue)
+        for (key, terms) in [("old", change.old), ("new", change.new)] {
+            guard let terms else { continue }
+            writer.key(key)
+            writeTermsObject(terms, into: &writer)
+        }
+        for (key, path) in [("oldPath", change.oldPath), ("newPath", change.newPath)] {
+            guard let path else { continue }
+            writer.key(key)
+            writer.string(path.description)
+        }
+        if !change.differences.isEmpty {
+            writer.key("differences")
+            writer.beginArray()
+            for difference in change.differences {
+                writer.beginObject()
+                writer.key("kind")
+                writer.string(difference.kind.rawValue)
+                writer.key("path")
+                writer.string(difference.path.description)
+                for (key, value) in [("old", difference.old), ("new", difference.new)] {
+                    guard let value else { continue }
+                    writer.key(key)
+                    writer.write(value)
+                }
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.key("text")
+        writer.string(change.description)
+        writer.endObject()
+    }
+
     /// `{"total":3,"records":2,"byKind":{"changed":1,…},"byRecordType":{"characteristic":2,…}}`.
     public static func write(_ tally: DifferenceTally, into writer: inout JSONWriter) {
         writer.beginObject()
@@ -122,6 +164,11 @@ public enum DifferenceJSON {
 
     private static func writeTerms(_ terms: AccessoryTerms, into writer: inout JSONWriter) {
         writer.key("accessory")
+        writeTermsObject(terms, into: &writer)
+    }
+
+    /// `{"element":"characteristic","aid":2,"iid":9,"name":"On","text":"2.9 On"}`.
+    private static func writeTermsObject(_ terms: AccessoryTerms, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("element")
         writer.string(terms.element.rawValue)

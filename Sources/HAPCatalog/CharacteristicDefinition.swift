@@ -68,6 +68,30 @@ public struct CharacteristicDefinition: Hashable, Sendable {
         }
     }
 
+    /// The formats some source gives this type: `format`, and any other in `sourceDisagreements`
+    /// (`format: ADK=uint32; NodeJS=int`).
+    public var formatsGivenBySources: Set<CharacteristicFormat> {
+        Set([format] + disputedValues(of: "format").compactMap { CharacteristicFormat(wireName: $0 == "int32" ? "int" : $0) })
+    }
+
+    /// The units some source gives this type; empty when none gives one.
+    public var unitsGivenBySources: Set<CharacteristicUnit> {
+        Set((unit.map { [$0] } ?? []) + disputedValues(of: "unit").compactMap(CharacteristicUnit.init(wireName:)))
+    }
+
+    /// The values sources give `field` in `sourceDisagreements`: `field: SRC=value; SRC=value`
+    /// between ` | `.
+    private func disputedValues(of field: String) -> [String] {
+        guard let disagreements = sourceDisagreements else { return [] }
+        for part in disagreements.split(separator: " | ") {
+            guard part.hasPrefix(field + ": ") else { continue }
+            return part.dropFirst(field.count + 2).split(separator: "; ").compactMap { entry in
+                entry.split(separator: "=", maxSplits: 1).last.map(String.init)
+            }
+        }
+        return []
+    }
+
     /// The name of `value` in this enumeration, if it has one.
     public func name(ofValue value: Int64) -> String? {
         validValues.first { $0.value == value }?.name

@@ -55,6 +55,12 @@ package struct PairingExchangeRecord {
         if checks.count < Self.maximumSteps { checks.append(check) }
     }
 
+    /// Replaces the detail of the check of `kind`, once a later step says what it meant.
+    package mutating func amend(_ kind: PairingCheck.Kind, detail: (String) -> String) {
+        guard let index = checks.firstIndex(where: { $0.kind == kind }) else { return }
+        checks[index] = PairingCheck(kind, checks[index].outcome, detail: detail(checks[index].detail))
+    }
+
     package mutating func record(_ problems: [SRPValueProblem]) {
         srpProblems += problems.prefix(Self.maximumSteps - srpProblems.count)
     }

@@ -36,8 +36,31 @@ extension PairingFollower {
             exchange?.outcome = .succeeded
         case .error(let response):
             exchange?.outcome = .failed(state: response.state, error: response.error, retryDelay: response.retryDelay)
+            if response.state == .m4, response.error == .authentication { explainRefusedProof() }
         }
         return step
+    }
+
+    /// HAP: Pair Setup M4 Error=Authentication after a controller proof that matched the logged
+    /// K. The proof matched the controller's K; the accessory derived its own from its verifier and
+    /// refused, so the two K differ: the setup codes differ, or one side padded SRP values the
+    /// other did not (PROTOCOL §2.3).
+    private mutating func explainRefusedProof() {
+        guard exchange?.checks.contains(where: { $0.kind == .srpControllerProof && $0.outcome == .passed }) == true else { return }
+        let stripped = [("salt", exchange?.salt, 16), ("B", exchange?.accessorySRPKey, 384)].compactMap { name, value, length in
+            value.flatMap { $0.count < length ? "\(name) of \($0.count) bytes" : nil }
+        }
+        let cause = stripped.isEmpty
+            ? "a wrong setup code on one side, or SRP values padded on one side only (PROTOCOL §2.3)"
+            : "probably the padding, as the accessory sent \(stripped.joined(separator: " and ")), which the two sides "
+                + "may hash differently (PROTOCOL §2.3); else a wrong setup code on one side"
+        exchange?.amend(.srpControllerProof) { detail in
+            let prefix = SRPChecks.controllerProofMatched
+            let convention = detail.hasPrefix(prefix) ? String(detail.dropFirst(prefix.count)) : detail
+            return "the controller's M3 proof matches the controller's K from the key log (\(convention)), but the "
+                + "accessory answered M4 Error=Authentication: the K it derived from its own verifier differs, so the codes or "
+                + "the conventions differ: \(cause)"
+        }
     }
 
     private mutating func checkControllerProof(context: AnalysisContext) {

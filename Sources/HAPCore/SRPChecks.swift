@@ -25,6 +25,9 @@ enum SRPChecks {
         return missing.isEmpty ? nil : missing.joined(separator: " and ")
     }
 
+    /// How a matching controller proof's detail starts; the convention follows.
+    static let controllerProofMatched = "M3 proof matches K, "
+
     /// HAP: Pair Setup M3 — the controller's proof, with the convention (padding, K encoding)
     /// under which it matched.
     static func controllerProof(in exchange: PairingExchangeRecord, sessionKey k: SecretBytes) -> (PairingCheck, SRPSessionKeyEncoding?) {
@@ -35,7 +38,7 @@ enum SRPChecks {
             return (PairingCheck(.srpControllerProof, .notChecked(exchange.accessorySRPValuesMissing ?? "no M2 in the exchange")), nil)
         }
         if let convention = transcript.matchControllerProof(proof.span.bytes) {
-            return (PairingCheck(.srpControllerProof, .passed, detail: "M3 proof matches K, \(convention)"), convention.sessionKey)
+            return (PairingCheck(.srpControllerProof, .passed, detail: controllerProofMatched + "\(convention)"), convention.sessionKey)
         }
         return (PairingCheck(.srpControllerProof, .failed, detail: "M3 proof does not match the logged K under any padding convention"), nil)
     }

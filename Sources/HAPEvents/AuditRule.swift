@@ -27,6 +27,9 @@ public struct AuditRule: Sendable, Hashable, Identifiable, CustomStringConvertib
     public let severity: Severity
     /// Why the rule has its severity, in one line.
     public let severityReason: String
+    /// Who departs from HAP when the rule is broken: the accessory, or the controller. Some
+    /// findings name the other party (a frame fault is its sender's); `Finding.party` says.
+    public let party: HAPParty
     /// One line naming what is wrong.
     public let title: String
     /// Why it matters: what an attacker or a controller can do because of it.
@@ -35,13 +38,14 @@ public struct AuditRule: Sendable, Hashable, Identifiable, CustomStringConvertib
     public let reference: String
 
     public init(
-        _ category: Category, _ slug: String, severity: Severity, because severityReason: String,
+        _ category: Category, _ slug: String, severity: Severity, because severityReason: String, party: HAPParty,
         title: String, explanation: String, reference: String
     ) {
         self.category = category
         self.slug = slug
         self.severity = severity
         self.severityReason = severityReason
+        self.party = party
         self.title = title
         self.explanation = explanation
         self.reference = reference

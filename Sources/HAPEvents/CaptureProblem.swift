@@ -27,16 +27,19 @@ public struct CaptureProblem: Sendable, Hashable, CustomStringConvertible {
     public let direction: HAPDirection?
     /// For `limitReached`: which bound.
     public let limit: LimitName?
+    /// For `undecodableBody`: which body, where it broke and what asked for it.
+    public let body: UndecodableBody?
 
     public init(
         _ kind: Kind, _ message: String, connection: ConnectionInfo? = nil, direction: HAPDirection? = nil,
-        limit: LimitName? = nil
+        limit: LimitName? = nil, body: UndecodableBody? = nil
     ) {
         self.kind = kind
         self.message = message
         self.connection = connection
         self.direction = direction
         self.limit = limit
+        self.body = body
     }
 
     public var description: String { message }

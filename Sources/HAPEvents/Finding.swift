@@ -6,6 +6,9 @@ public struct Finding: Sendable, CustomStringConvertible {
     public let rule: AuditRule
     /// The rule's severity, or the one its evidence called for (see `AuditRule.severityReason`).
     public package(set) var severity: Severity
+    /// Who departs from HAP: the rule's party, or the one its evidence names (the sender of a
+    /// faulty frame, the signer of a bad signature).
+    public let party: HAPParty
     /// The connection the rule was broken on; nil when the finding is about an accessory as a
     /// whole (its advertisements, its database, its setup code).
     public let connection: ConnectionInfo?
@@ -16,9 +19,10 @@ public struct Finding: Sendable, CustomStringConvertible {
     /// Observations beyond `AuditThresholds.maximumEvidencePerFinding`, counted but not kept.
     public package(set) var omittedEvidenceCount = 0
 
-    public init(rule: AuditRule, severity: Severity, connection: ConnectionInfo?, accessory: String?) {
+    public init(rule: AuditRule, severity: Severity, party: HAPParty? = nil, connection: ConnectionInfo?, accessory: String?) {
         self.rule = rule
         self.severity = severity
+        self.party = party ?? rule.party
         self.connection = connection
         self.accessory = accessory
     }
@@ -32,11 +36,12 @@ public struct Finding: Sendable, CustomStringConvertible {
         evidence.lazy.compactMap(\.packet).min { $0.number < $1.number }
     }
 
-    /// The finding as plain text: a headline, where, why, the HAP rule, then one line per
-    /// observation.
+    /// The finding as plain text: a headline, who departs from HAP, where, why, the HAP rule,
+    /// then one line per observation.
     ///
     /// ```
     /// HIGH pairing/unverified-request: Request served without pair-verify
+    ///   departs from HAP: the accessory
     ///   on #2 10.77.0.1:49202 → 10.77.0.2:51826
     ///   why: The accessory answered …
     ///   rule: PROTOCOL.md §0 …
@@ -44,7 +49,7 @@ public struct Finding: Sendable, CustomStringConvertible {
     ///     packet #34 (1796012651.251953 s): the plaintext request GET /accessories …
     /// ```
     public var description: String {
-        var lines = ["\(severity.name.uppercased()) \(rule.id): \(title)"]
+        var lines = ["\(severity.name.uppercased()) \(rule.id): \(title)", "  departs from HAP: the \(party)"]
         if let connection {
             lines.append("  on \(connection)")
         } else if let accessory {

@@ -43,6 +43,8 @@ public struct HAPEvent: Sendable {
         /// capture (emitted only when the analysis is asked to).
         case decryptedData(DecryptedDataEvent)
         case accessoryDatabase(AccessoryDatabaseEvent)
+        /// An accessory database read from a dump file, an input with no packets.
+        case databaseDump(DatabaseDumpEvent)
         case characteristic(CharacteristicActivity)
         case connectionClosed(ConnectionSummary)
         /// The input ended; totals for the whole run.

@@ -28,7 +28,7 @@ public struct HTTPMessageEvent: Sendable {
     }
 
     /// What a response answers: enough to name it and time the accessory.
-    public struct RequestReference: Sendable {
+    public struct RequestReference: Sendable, Hashable {
         public let method: String
         public let target: String
         public let packet: PacketInfo

@@ -36,6 +36,10 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
 
     public internal(set) var accessories: [HAPAccessory]
     public internal(set) var form: Form
+    /// The body as parsed, for comparisons member by member (Differences'
+    /// `AccessoryDatabaseComparison`, which `hapscope diff` and the audit's rules across captures
+    /// use).
+    public let json: JSONValue
     /// What decoding noticed, in document order: duplicate keys, skipped elements, ignored fields,
     /// non-HAP keys.
     public internal(set) var diagnostics: [HAPJSONDiagnostic]
@@ -48,11 +52,21 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
         let characteristic: Int
     }
 
+    /// How its `tlv8` and `data` values are written: base64 on the wire, hex in some dumps.
+    public let binaryValues: BinaryValueEncoding
+
     /// Decodes a parsed `/accessories` body. Throws `hap-json` `malformed` when the root is neither
     /// an object with an `accessories` array nor an array.
     public init(document: JSONDocument) throws(DecodeError) {
+        try self.init(document: document, binaryValues: .base64)
+    }
+
+    /// Decodes a parsed body whose `tlv8` and `data` values are written in `binaryValues`.
+    public init(document: JSONDocument, binaryValues: BinaryValueEncoding) throws(DecodeError) {
+        self.binaryValues = binaryValues
         var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
         let root = document.root
+        json = root
         let elements: [JSONValue]
         let path: String
         switch root.content {
@@ -74,8 +88,8 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
         accessories = []
         accessories.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            if let accessory = HAPAccessory(decoding: element, sourceIndex: index,
-                                            path: JSONPointer.appending(index, to: path), recorder: &recorder) {
+            if let accessory = HAPAccessory(decoding: element, sourceIndex: index, path: JSONPointer.appending(index, to: path),
+                                            binaryValues: binaryValues, recorder: &recorder) {
                 accessories.append(accessory)
             }
         }

@@ -1,4 +1,16 @@
 import HAPCatalog
+import WireParsing
+
+/// How `tlv8` and `data` values are written as JSON text.
+public enum BinaryValueEncoding: String, Hashable, Sendable, CustomStringConvertible {
+    /// Base64, as HAP over IP sends them (PROTOCOL §6) and most dumps keep them.
+    case base64
+    /// Hexadecimal digits, as aiohomekit writes what it read over Bluetooth LE or Thread
+    /// (`aiohomekit/controller/ble/values.py` `from_bytes`: `value.hex()`).
+    case hex
+
+    public var description: String { rawValue }
+}
 
 /// A characteristic value, typed by the characteristic's format.
 public enum CharacteristicValue: Hashable, Sendable, CustomStringConvertible {
@@ -12,7 +24,7 @@ public enum CharacteristicValue: Hashable, Sendable, CustomStringConvertible {
     /// A `float` value, or a fractional number sent for an integer format.
     case float(Double)
     case string(String)
-    /// The decoded base64 of a `tlv8` or `data` value.
+    /// The decoded base64 (or hex) of a `tlv8` or `data` value.
     case bytes([UInt8])
     /// JSON that does not fit the format, or a value whose format is unknown.
     case untyped(JSONValue)
@@ -69,9 +81,9 @@ public struct InterpretedValue: Hashable, Sendable {
     /// Decodes `json` as a value of `format` (HAP: characteristic formats), tolerating what real
     /// devices send: `bool` as `true`/`false` or `1`/`0` (HAP quirk: ADK writes numbers, Siri writes
     /// literals); integers written with a fraction or exponent (`50.0`, from `%g` printers) when they
-    /// are whole; `tlv8` and `data` as base64. Anything else becomes `.untyped` with an issue. With
-    /// no format, the value stays untyped.
-    public init(decoding json: JSONValue, as format: CharacteristicFormat?) {
+    /// are whole; `tlv8` and `data` as base64 (or, in dumps of Bluetooth LE and Thread accessories,
+    /// hex). Anything else becomes `.untyped` with an issue. With no format, the value stays untyped.
+    public init(decoding json: JSONValue, as format: CharacteristicFormat?, binary: BinaryValueEncoding = .base64) {
         self.init(value: .untyped(json))
         if json.isNull {
             value = .null
@@ -123,10 +135,11 @@ public struct InterpretedValue: Hashable, Sendable {
                 issues.append(wrongFormat)
                 return
             }
-            if let bytes = Base64.decode(text) {
-                value = .bytes(bytes)
-            } else {
-                issues.append(.invalidBase64)
+            switch binary {
+            case .base64:
+                if let bytes = Base64.decode(text) { value = .bytes(bytes) } else { issues.append(.invalidBase64) }
+            case .hex:
+                if let bytes = Hex.decode(text) { value = .bytes(bytes) } else { issues.append(.invalidHex) }
             }
         }
     }

@@ -45,7 +45,7 @@ public struct HAPAccessory: Hashable, Sendable {
 
     /// Decodes one accessory object; nil (with an error recorded) when it lacks a usable `aid` or
     /// `services` array. Malformed services are skipped and recorded.
-    init?(decoding json: JSONValue, sourceIndex: Int, path: String, recorder: inout DiagnosticRecorder) {
+    init?(decoding json: JSONValue, sourceIndex: Int, path: String, binaryValues: BinaryValueEncoding, recorder: inout DiagnosticRecorder) {
         guard let members = json.objectValue else {
             recorder.record(.malformedAccessory, .error, json, path: path, "an accessory must be an object, found a \(json.kindName); skipped")
             return nil
@@ -66,7 +66,7 @@ public struct HAPAccessory: Hashable, Sendable {
         for (index, element) in elements.enumerated() {
             if let service = HAPService(
                 decoding: element, sourceIndex: index, path: JSONPointer.appending(index, to: servicesPath),
-                aid: aid, recorder: &recorder) {
+                aid: aid, binaryValues: binaryValues, recorder: &recorder) {
                 services.append(service)
             }
         }

@@ -48,8 +48,12 @@ public struct HAPCharacteristic: Hashable, Sendable {
         let sourceIndex: Int
         let name: String?
         let constraints: ValueConstraints
+        let binaryValues: BinaryValueEncoding
 
-        init(iid: UInt64, type: HAPUUID, metadata: CharacteristicMetadata, jsonValue: JSONValue?, eventsEnabled: Bool?, offset: Int, sourceIndex: Int) {
+        init(
+            iid: UInt64, type: HAPUUID, metadata: CharacteristicMetadata, jsonValue: JSONValue?, eventsEnabled: Bool?, offset: Int,
+            sourceIndex: Int, binaryValues: BinaryValueEncoding
+        ) {
             self.iid = iid
             self.type = type
             self.metadata = metadata
@@ -57,10 +61,12 @@ public struct HAPCharacteristic: Hashable, Sendable {
             self.eventsEnabled = eventsEnabled
             self.offset = offset
             self.sourceIndex = sourceIndex
+            self.binaryValues = binaryValues
             name = HAPCatalog.characteristic(type)?.name
             constraints = ValueConstraints(metadata: metadata, type: type)
             if let jsonValue {
-                let interpreted = HAPCharacteristic.interpret(jsonValue, format: metadata.format, constraints: constraints)
+                let interpreted = HAPCharacteristic.interpret(
+                    jsonValue, format: metadata.format, constraints: constraints, binary: binaryValues)
                 value = interpreted.value
                 valueIssues = interpreted.issues
             } else {
@@ -96,11 +102,13 @@ public struct HAPCharacteristic: Hashable, Sendable {
 
     /// Decodes and checks a value of this characteristic, such as one from an event or a write.
     public func interpret(_ json: JSONValue) -> InterpretedValue {
-        Self.interpret(json, format: storage.metadata.format, constraints: storage.constraints)
+        Self.interpret(json, format: storage.metadata.format, constraints: storage.constraints, binary: storage.binaryValues)
     }
 
-    private static func interpret(_ json: JSONValue, format: CharacteristicFormat?, constraints: ValueConstraints) -> InterpretedValue {
-        var interpreted = InterpretedValue(decoding: json, as: format)
+    private static func interpret(
+        _ json: JSONValue, format: CharacteristicFormat?, constraints: ValueConstraints, binary: BinaryValueEncoding
+    ) -> InterpretedValue {
+        var interpreted = InterpretedValue(decoding: json, as: format, binary: binary)
         interpreted.issues += constraints.check(interpreted.value)
         return interpreted
     }
@@ -109,7 +117,10 @@ public struct HAPCharacteristic: Hashable, Sendable {
 
     /// Decodes one characteristic object; nil (with an error recorded) when it lacks a usable
     /// `iid` or `type`. Unusable optional fields are recorded and ignored.
-    init?(decoding json: JSONValue, sourceIndex: Int, path: String, aid: UInt64?, recorder: inout DiagnosticRecorder) {
+    init?(
+        decoding json: JSONValue, sourceIndex: Int, path: String, aid: UInt64?, binaryValues: BinaryValueEncoding,
+        recorder: inout DiagnosticRecorder
+    ) {
         guard let members = json.objectValue else {
             recorder.record(.malformedCharacteristic, .error, json, path: path, "a characteristic must be an object, found a \(json.kindName); skipped", aid: aid)
             return nil
@@ -143,10 +154,15 @@ public struct HAPCharacteristic: Hashable, Sendable {
                 }
             }
         }
-        for (key, present) in [("perms", json["perms"] != nil), ("format", json["format"] != nil)] where !present {
-            recorder.record(.missingField, .warning, json, path: path, "a characteristic needs \"\(key)\"", aid: aid, iid: iid)
+        // HAP: every characteristic declares how it may be used; without perms no controller can.
+        if json["perms"] == nil {
+            recorder.record(.invalidPermissions, .error, json, path: path, "a characteristic needs \"perms\"; it has none",
+                            aid: aid, iid: iid)
+        }
+        if json["format"] == nil {
+            recorder.record(.missingField, .warning, json, path: path, "a characteristic needs \"format\"", aid: aid, iid: iid)
         }
         storage = Storage(iid: iid, type: type, metadata: metadata, jsonValue: jsonValue, eventsEnabled: eventsEnabled,
-                          offset: json.offset, sourceIndex: sourceIndex)
+                          offset: json.offset, sourceIndex: sourceIndex, binaryValues: binaryValues)
     }
 }

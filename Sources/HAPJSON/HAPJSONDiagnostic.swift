@@ -38,7 +38,25 @@ public struct HAPJSONDiagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let missingAccessoryInformation = Code(rawValue: "missing-accessory-information")
         public static let duplicateAccessoryInformation = Code(rawValue: "duplicate-accessory-information")
         /// The Accessory Information service lacks a required characteristic.
+        public static let incompleteAccessoryInformation = Code(rawValue: "incomplete-accessory-information")
+        /// Another service of a catalogue type lacks a characteristic every source requires.
         public static let missingRequiredCharacteristic = Code(rawValue: "missing-required-characteristic")
+        /// A catalogue characteristic in a catalogue service that no source lets it hold.
+        public static let unexpectedCharacteristic = Code(rawValue: "unexpected-characteristic")
+        /// A Name or ConfiguredName with characters HomeKit does not accept.
+        public static let invalidName = Code(rawValue: "invalid-name")
+        /// `perms` missing or empty.
+        public static let invalidPermissions = Code(rawValue: "invalid-perms")
+        /// A service with more than one Name characteristic.
+        public static let duplicateName = Code(rawValue: "duplicate-name")
+        /// A catalogue characteristic's format that no source gives its type.
+        public static let formatMismatch = Code(rawValue: "format-mismatch")
+        /// A catalogue characteristic's unit that no source gives its type.
+        public static let unitMismatch = Code(rawValue: "unit-mismatch")
+        /// More accessories, services or characteristics than `HomeKitLimits` allow.
+        public static let tooManyAccessories = Code(rawValue: "too-many-accessories")
+        public static let tooManyServices = Code(rawValue: "too-many-services")
+        public static let tooManyCharacteristics = Code(rawValue: "too-many-characteristics")
         /// Serial Number shorter than 2 or longer than 64 bytes (ADK; HomeKit rejects short ones).
         public static let serialNumberLength = Code(rawValue: "serial-number-length")
         /// Name longer than 64 bytes.
@@ -63,6 +81,7 @@ public struct HAPJSONDiagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let valueTooLong = Code(rawValue: "value-too-long")
         public static let valueIntegerWithFraction = Code(rawValue: "value-integer-with-fraction")
         public static let valueInvalidBase64 = Code(rawValue: "value-invalid-base64")
+        public static let valueInvalidHex = Code(rawValue: "value-invalid-hex")
     }
 
     /// How much a finding matters, least first.

@@ -40,7 +40,10 @@ public struct HAPService: Hashable, Sendable {
 
     /// Decodes one service object; nil (with an error recorded) when it lacks a usable `iid`,
     /// `type` or `characteristics` array. Malformed characteristics are skipped and recorded.
-    init?(decoding json: JSONValue, sourceIndex: Int, path: String, aid: UInt64?, recorder: inout DiagnosticRecorder) {
+    init?(
+        decoding json: JSONValue, sourceIndex: Int, path: String, aid: UInt64?, binaryValues: BinaryValueEncoding,
+        recorder: inout DiagnosticRecorder
+    ) {
         guard let members = json.objectValue else {
             recorder.record(.malformedService, .error, json, path: path, "a service must be an object, found a \(json.kindName); skipped", aid: aid)
             return nil
@@ -83,7 +86,7 @@ public struct HAPService: Hashable, Sendable {
         for (index, element) in elements.enumerated() {
             if let characteristic = HAPCharacteristic(
                 decoding: element, sourceIndex: index, path: JSONPointer.appending(index, to: characteristicsPath),
-                aid: aid, recorder: &recorder) {
+                aid: aid, binaryValues: binaryValues, recorder: &recorder) {
                 characteristics.append(characteristic)
             }
         }

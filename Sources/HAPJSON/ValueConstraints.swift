@@ -24,6 +24,11 @@ public struct ValueConstraints: Hashable, Sendable {
     public var validValues: Constraint<[Int64]>?
     public var validValueRanges: Constraint<[ClosedRange<Int64>]>?
 
+    /// How far from a whole number of steps a float may be: ADK accepts a tenth of a step
+    /// (`HAPCharacteristic.c` `IS_VALUE_IN_RANGE_WITH_TOLERANCE(value, constraints, 0.1f)`) and
+    /// rounds what it reads to the step (`ROUND_VALUE_TO_STEP`). Integers keep exact steps, as in ADK.
+    public static let stepTolerance = 0.1
+
     /// HAP's default `maxLen` for strings; 256 is the most a characteristic may declare.
     public static let defaultMaximumLength = 64
     /// HAP-NodeJS's default `maxDataLen`.
@@ -45,21 +50,31 @@ public struct ValueConstraints: Hashable, Sendable {
     }
 
     /// The constraints on a characteristic with this metadata and type: the declared metadata
-    /// first; for what it leaves out, the catalogue's for the type (when both formats are numeric,
-    /// or both strings), then HAP's defaults for string and data lengths.
+    /// first; where it declares no numeric constraint at all, the catalogue's for the type (when
+    /// both formats are numeric), and for strings the catalogue's length; then HAP's defaults for
+    /// string and data lengths.
+    ///
+    /// A device that declares its own range, step or valid values is checked against those alone:
+    /// sources disagree on many catalogue values (Color Temperature 50–400 in ADK, 140–500
+    /// elsewhere; PROTOCOL §8 #18), and a device's own metadata is what controllers read.
     public init(metadata: CharacteristicMetadata, type: HAPUUID?) {
         self.init()
         minimumValue = metadata.minimumValue.map { Constraint($0.doubleValue, .declared) }
         maximumValue = metadata.maximumValue.map { Constraint($0.doubleValue, .declared) }
-        minimumStep = metadata.minimumStep.map { Constraint($0.doubleValue, .declared) }
+        // A vendor's own read-only characteristic: nothing is written against its step.
+        let stepSource: ConstraintSource = type.map { !$0.isAppleDefined } == true
+            && metadata.permissions.map { !$0.contains(.pairedWrite) } == true ? .vendorReadOnly : .declared
+        minimumStep = metadata.minimumStep.map { Constraint($0.doubleValue, stepSource) }
         maximumLength = metadata.maximumLength.map { Constraint($0, .declared) }
         maximumDataLength = metadata.maximumDataLength.map { Constraint($0, .declared) }
         validValues = metadata.validValues.map { Constraint($0, .declared) }
         validValueRanges = metadata.validValueRanges.map { Constraint($0, .declared) }
 
         let format = metadata.format
+        let declaresNumericConstraints = metadata.minimumValue != nil || metadata.maximumValue != nil
+            || metadata.minimumStep != nil || metadata.validValues != nil || metadata.validValueRanges != nil
         if let definition = type.flatMap(HAPCatalog.characteristic) {
-            if format?.isNumeric ?? false, definition.format.isNumeric {
+            if format?.isNumeric ?? false, definition.format.isNumeric, !declaresNumericConstraints {
                 minimumValue = minimumValue ?? definition.minimumValue.map { Constraint($0, .catalog) }
                 maximumValue = maximumValue ?? definition.maximumValue.map { Constraint($0, .catalog) }
                 minimumStep = minimumStep ?? definition.stepValue.map { Constraint($0, .catalog) }
@@ -83,7 +98,8 @@ public struct ValueConstraints: Hashable, Sendable {
 
     /// What `value` breaks. Integers are compared exactly; floats with a relative tolerance of
     /// one part in a million, so that a `Float` widened to a `Double` (HAP quirk:
-    /// `9.999999747e-05` against a minimum of `0.0001`) still counts as equal.
+    /// `9.999999747e-05` against a minimum of `0.0001`) still counts as equal, and against a step
+    /// with ADK's tolerance of a tenth of a step (`stepTolerance`).
     public func check(_ value: CharacteristicValue) -> [ValueIssue] {
         var issues: [ValueIssue] = []
         switch value {
@@ -172,7 +188,8 @@ public struct ValueConstraints: Hashable, Sendable {
                 if !overflow { return difference % wholeStep == 0 }
             }
             let steps = (double - base) / step
-            let allowance = max(tolerance(against: base) / step, 1e-9)
+            // The tenth is ADK's; the hair above it absorbs the binary rounding of decimal values.
+            let allowance = max(tolerance(against: base) / step, ValueConstraints.stepTolerance + 1e-9)
             // A step finer than the value's own precision cannot be checked.
             guard allowance < 0.5 else { return true }
             return Self.distanceToNearestInteger(steps) <= allowance

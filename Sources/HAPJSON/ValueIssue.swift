@@ -10,12 +10,17 @@ public enum ConstraintSource: String, Hashable, Sendable, CustomStringConvertibl
     case catalog
     /// A HAP default: `maxLen` 64 for strings, `maxDataLen` 2 097 152 for data (HAP-NodeJS).
     case protocolDefault
+    /// The step a vendor declares for a read-only characteristic of its own type: no write is
+    /// ever checked against it and no controller has a definition to show it by, so an off-step
+    /// reading is a note.
+    case vendorReadOnly
 
     public var description: String {
         switch self {
         case .declared: "declared"
         case .catalog: "catalogue"
         case .protocolDefault: "HAP default"
+        case .vendorReadOnly: "vendor's read-only"
         }
     }
 }
@@ -30,6 +35,8 @@ public enum ValueIssue: Hashable, Sendable, CustomStringConvertible {
     case integerWithFraction
     /// A `tlv8` or `data` value that is not base64.
     case invalidBase64
+    /// A `tlv8` or `data` value of a hex-encoded dump that is not hex.
+    case invalidHex
     case belowMinimum(minimum: Double, ConstraintSource)
     case aboveMaximum(maximum: Double, ConstraintSource)
     /// Not a whole number of steps above the minimum.
@@ -45,6 +52,7 @@ public enum ValueIssue: Hashable, Sendable, CustomStringConvertible {
         case .wrongFormat, .outsideFormatRange: .valueWrongFormat
         case .integerWithFraction: .valueIntegerWithFraction
         case .invalidBase64: .valueInvalidBase64
+        case .invalidHex: .valueInvalidHex
         case .belowMinimum, .aboveMaximum: .valueOutOfBounds
         case .offStep: .valueOffStep
         case .notInValidValues: .valueNotInValidValues
@@ -54,13 +62,13 @@ public enum ValueIssue: Hashable, Sendable, CustomStringConvertible {
 
     public var severity: HAPJSONDiagnostic.Severity {
         switch self {
-        case .wrongFormat, .outsideFormatRange, .invalidBase64: .error
+        case .wrongFormat, .outsideFormatRange, .invalidBase64, .invalidHex: .error
         case .integerWithFraction: .note
         case .belowMinimum(_, let source), .aboveMaximum(_, let source), .notInValidValues(let source),
              .tooLong(_, _, let source):
             source == .declared ? .error : .warning
-        // ADK rejects off-step writes, but controllers display off-step readings (humidity 60.1 with
-        // a step of 1 is common), so they matter less.
+        // ADK rejects off-step writes beyond a tenth of a step (ValueConstraints) and rounds its
+        // own reads to the step; controllers display off-step readings, so they matter less.
         case .offStep(_, _, let source):
             source == .declared ? .warning : .note
         }
@@ -72,6 +80,7 @@ public enum ValueIssue: Hashable, Sendable, CustomStringConvertible {
         case .outsideFormatRange(let format): "outside the range of \(format)"
         case .integerWithFraction: "an integer written with a fraction or exponent"
         case .invalidBase64: "not valid base64"
+        case .invalidHex: "not valid hex, as this dump writes data values"
         case .belowMinimum(let minimum, let source): "below the \(source) minimum \(minimum)"
         case .aboveMaximum(let maximum, let source): "above the \(source) maximum \(maximum)"
         case .offStep(let step, let base, let source): "not a multiple of the \(source) step \(step) above \(base)"

@@ -168,6 +168,9 @@ public final class CaptureModel: HAPEventConsumer {
             if let id = summary.deviceID { link(summary.connection, toAccessory: id) }
         case .inputEnded(let summary):
             self.summary = summary
+        case .databaseDump:
+            // A dump is no capture: the model describes captured traffic.
+            break
         }
     }
 

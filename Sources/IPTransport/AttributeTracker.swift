@@ -55,8 +55,9 @@ struct AttributeTracker {
     // MARK: Characteristics
 
     /// HAP: `GET /characteristics` answered with 200 or 207: one read per entry.
-    func readResponse(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
-        guard let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self) else { return }
+    func readResponse(_ message: HTTPMessage, for request: PendingRequest, deviceID: String?, packet: PacketInfo) {
+        guard let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self, kind: .readResponse, request: request)
+        else { return }
         let database = database(deviceID: deviceID)
         for entry in response.entries {
             activity(.read, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
@@ -65,7 +66,7 @@ struct AttributeTracker {
 
     /// HAP: an `EVENT/1.0` notification: one event per entry.
     func event(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
-        guard let event = decodeBody(message, packet: packet, as: CharacteristicEvent.self) else { return }
+        guard let event = decodeBody(message, packet: packet, as: CharacteristicEvent.self, kind: .event) else { return }
         let database = database(deviceID: deviceID)
         for entry in event.entries {
             activity(.event, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
@@ -77,7 +78,8 @@ struct AttributeTracker {
     func writeResults(_ message: HTTPMessage, for request: PendingRequest, deviceID: String?, packet: PacketInfo) {
         guard let writes = request.writes else { return }
         var statuses: [CharacteristicID: HAPStatus] = [:]
-        if message.status == .multiStatus, let response = decodeBody(message, packet: packet, as: CharacteristicWriteResponse.self) {
+        if message.status == .multiStatus,
+           let response = decodeBody(message, packet: packet, as: CharacteristicWriteResponse.self, kind: .writeResponse, request: request) {
             for entry in response.entries { statuses[entry.id] = entry.status }
         }
         let failedWhole = ![HTTPStatus.noContent, .multiStatus, .ok].contains(message.status)
@@ -122,8 +124,11 @@ struct AttributeTracker {
         context.databases[databaseKey(deviceID: deviceID)]?.database
     }
 
-    /// Decodes a JSON body in place, reporting a failure as a problem naming the packet.
-    func decodeBody<Body: HAPJSONBody>(_ message: HTTPMessage, packet: PacketInfo, as _: Body.Type) -> Body? {
+    /// Decodes a JSON body in place, reporting a failure as a problem naming the packet, with the
+    /// facts the audit judges (`UndecodableBody`: where it broke, what asked for it).
+    func decodeBody<Body: HAPJSONBody>(
+        _ message: HTTPMessage, packet: PacketInfo, as _: Body.Type, kind: UndecodableBody.Kind, request: PendingRequest? = nil
+    ) -> Body? {
         guard !message.body.isEmpty else { return nil }
         do {
             var cursor = ByteCursor(message.bodySpan, layer: .json)
@@ -132,9 +137,13 @@ struct AttributeTracker {
             if let limit = error.limit {
                 context.limitReached(limit, "\(info): a JSON limit was reached: \(error)", packet)
             }
+            let body = UndecodableBody(
+                kind: kind, error: error, byteCount: message.body.count,
+                request: request.map { .init(method: $0.method, target: $0.target, packet: $0.packet) })
             context.emit(.problem(CaptureProblem(
                 .undecodableBody, "\(info): body of \(Self.startLine(message)) is not valid HAP JSON: \(error)",
-                connection: info, direction: message.kind == .request ? .controllerToAccessory : .accessoryToController)), packet)
+                connection: info, direction: message.kind == .request ? .controllerToAccessory : .accessoryToController,
+                body: body)), packet)
             return nil
         }
     }

@@ -356,11 +356,11 @@ final class HAPConnection {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: target?.endpoint, direction: .controllerToAccessory, packet: packet)
         case .characteristics? where request.method == "PUT":
-            request.writes = attributes.decodeBody(message, packet: packet, as: CharacteristicWriteRequest.self)
+            request.writes = attributes.decodeBody(message, packet: packet, as: CharacteristicWriteRequest.self, kind: .writeRequest)
         case .characteristics?:
             request.readQuery = target?.characteristicQuery
         case .prepare?:
-            if let prepare = attributes.decodeBody(message, packet: packet, as: PrepareRequest.self) {
+            if let prepare = attributes.decodeBody(message, packet: packet, as: PrepareRequest.self, kind: .prepareRequest) {
                 requests.prepare(prepare, at: packet)
             }
         default:
@@ -380,7 +380,7 @@ final class HAPConnection {
         case .characteristics? where request.method == "PUT":
             attributes.writeResults(message, for: request, deviceID: deviceID, packet: packet)
         case .characteristics? where message.status == .ok || message.status == .multiStatus:
-            attributes.readResponse(message, deviceID: deviceID, packet: packet)
+            attributes.readResponse(message, for: request, deviceID: deviceID, packet: packet)
         default:
             break
         }

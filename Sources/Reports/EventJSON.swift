@@ -28,6 +28,7 @@ public enum EventJSON {
         case .sessionProblem: "session-problem"
         case .decryptedData: "decrypted-data"
         case .accessoryDatabase: "accessory-database"
+        case .databaseDump: "database-dump"
         case .characteristic: "characteristic"
         case .connectionClosed: "connection-closed"
         case .inputEnded: "input-ended"
@@ -84,6 +85,11 @@ public enum EventJSON {
             writer.member("bytes", data.plaintext.count)
         case .accessoryDatabase(let database):
             writeDatabaseEvent(database, into: &writer)
+        case .databaseDump(let dump):
+            writer.member("name", dump.name)
+            writer.member("bytes", dump.byteCount)
+            writer.member("origin", dump.dump?.origin.description)
+            writer.member("error", dump.error?.description)
         case .characteristic(let activity):
             writeActivity(activity, clock: clock, into: &writer)
         case .connectionClosed(let summary):

@@ -61,6 +61,10 @@ enum EventText {
             return ("session #\(data.connection.id)", "\(arrow(data.direction)) \(plural(data.plaintext.count, "byte")) decrypted", .dim)
         case .accessoryDatabase(let database):
             return ("db #\(database.connection.id)", databaseLine(database), .heading)
+        case .databaseDump(let dump):
+            let read = dump.dump.map { "\(plural($0.database.accessories.count, "accessory")), \($0.origin)" }
+                ?? "not a database: \(dump.error?.description ?? "unreadable")"
+            return ("dump", "\(TerminalText.sanitized(dump.name)): \(TerminalText.sanitized(read))", .heading)
         case .characteristic(let activity):
             return ("char #\(activity.connection.id)", activityLine(activity), .dim)
         case .connectionClosed(let summary):

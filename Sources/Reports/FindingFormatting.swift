@@ -11,11 +11,12 @@ enum FindingText {
         }
     }
 
-    /// `HIGH    pairing/srp-malformed  A is 0 mod N (#19, #21)`.
+    /// `HIGH    pairing/srp-malformed  A is 0 mod N [accessory] (#19, #21)`: the party in brackets
+    /// is who departs from HAP.
     static func line(_ finding: Finding, style: TextStyle) -> String {
         let severity = style.paint(EventText.padRight(finding.severity.description.uppercased(), 7), role(finding.severity))
         let packets = finding.evidenceRows.compactMap(\.packet).prefix(6).map { "#\($0)" }
-        return severity + " " + finding.rule.id + "  " + TerminalText.sanitized(finding.title)
+        return severity + " " + finding.rule.id + "  " + TerminalText.sanitized(finding.title) + " [\(finding.party)]"
             + (packets.isEmpty ? "" : style.paint(" (\(packets.joined(separator: ", ")))", .dim))
     }
 
@@ -31,12 +32,13 @@ enum FindingText {
 }
 
 /// Audit findings in JSON, with the field names the audit module uses: `rule`, `severity`,
-/// `title`, `explanation`, `evidence` [{`packet`, `time`, `connection`, `detail`}].
+/// `party`, `title`, `explanation`, `evidence` [{`packet`, `time`, `connection`, `detail`}].
 enum FindingJSON {
     static func write(_ finding: Finding, clock: CaptureClock, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("rule", finding.rule.id)
         writer.member("severity", finding.severity.description)
+        writer.member("party", finding.party.rawValue)
         writer.member("title", finding.title)
         writer.member("explanation", finding.explanationWithReference)
         writer.objects("evidence", finding.evidenceRows) { writer, evidence in

@@ -102,7 +102,7 @@ final class EventTally: HAPEventConsumer {
                 frames += statistics.frames
                 framePlaintextBytes += statistics.plaintextBytes
             }
-        case .inputOpened, .mdnsQuery, .connectionOpened, .decryptedData:
+        case .inputOpened, .mdnsQuery, .connectionOpened, .decryptedData, .databaseDump:
             break
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Audit
 import HAPCore
 import HAPEvents
 import Reports
@@ -32,20 +33,23 @@ extension Command {
     /// - Parameter streams: whether the report is written as events arrive, so that its records
     ///   should leave at once when the input is live (`-i`, or standard input: `tcpdump -w -`).
     static func analyse(
-        _ invocation: Invocation, configuration: AnalysisConfiguration, files: [String]? = nil, streams: Bool,
-        consumers: [HAPEventConsumer] = [], makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
+        _ invocation: Invocation, configuration: AnalysisConfiguration, audit: AuditConfiguration = AuditConfiguration(),
+        files: [String]? = nil, dumps: [DatabaseDumpEvent] = [], streams: Bool, consumers: [HAPEventConsumer] = [],
+        makeReport: (FileOutput) throws(CommandFailure) -> CaptureReport
     ) throws(CommandFailure) -> RunOutcome {
         let files = files ?? invocation.captureFiles
         var run = AnalysisRun(invocation: invocation, configuration: configuration)
+        run.audit = audit
+        run.dumps = dumps
         run.consumers = consumers
         if let interface = invocation.arguments.value(Options.interface.key) {
-            guard files.isEmpty else { throw CommandFailure("read captures or capture live with -i, not both") }
+            guard files.isEmpty, dumps.isEmpty else { throw CommandFailure("read captures or capture live with -i, not both") }
             let driver = LiveDriver(run: run, interface: interface)
             let capture = try driver.openCapture()
             let output = try invocation.makeOutput(streaming: true)
             return try driver.run(capture, into: try makeReport(output), output: output)
         }
-        let reader = try AnalysisRun.openReader(files, invocation: invocation)
+        let reader = files.isEmpty && !dumps.isEmpty ? nil : try AnalysisRun.openReader(files, invocation: invocation)
         let output = try invocation.makeOutput(streaming: streams && files.contains("-"))
         let report = try makeReport(output)
         let outcome = run.run(reader, into: report)

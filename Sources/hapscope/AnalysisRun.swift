@@ -18,8 +18,12 @@ struct RunOutcome {
 struct AnalysisRun {
     let invocation: Invocation
     let configuration: AnalysisConfiguration
+    /// What the audit judges by (`--setup-code-kind`); its defaults for the other commands.
+    var audit = AuditConfiguration()
     var consumers: [HAPEventConsumer] = []
     var packetObservers: [CapturedPacketObserver] = []
+    /// The inputs that are no capture, delivered before the captures: database dumps.
+    var dumps: [DatabaseDumpEvent] = []
 
     init(invocation: Invocation, configuration: AnalysisConfiguration) {
         self.invocation = invocation
@@ -49,14 +53,26 @@ struct AnalysisRun {
     /// findings, and returns the outcome: `.usageOrInput` when a capture was damaged or
     /// unreadable (named on standard error; the report covers everything read before), else
     /// `.success`.
-    func run(_ reader: CaptureFileReader, into report: CaptureReport) -> RunOutcome {
+    ///
+    /// The dumps come first, each an input of its own; with no reader they are the whole run.
+    func run(_ reader: CaptureFileReader?, into report: CaptureReport) -> RunOutcome {
         invocation.announceKeyLogsBesideCaptures()
-        let auditor = Auditor()
-        let progress = invocation.showsProgress && !reader.files.contains("-") ? ProgressBar() : nil
-        let errors = pipeline(into: report, auditor: auditor).run(reader) { position, packets in
-            progress?.update(position, packets: packets)
+        let auditor = Auditor(configuration: audit)
+        let everyone: [HAPEventConsumer] = [report, auditor] + consumers
+        for event in DumpInput.events(dumps) {
+            for consumer in everyone { consumer.consume(event) }
         }
-        progress?.clear()
+        var errors: [CaptureError] = []
+        if let reader {
+            let progress = invocation.showsProgress && !reader.files.contains("-") ? ProgressBar() : nil
+            errors = pipeline(into: report, auditor: auditor).run(reader) { position, packets in
+                progress?.update(position, packets: packets)
+            }
+            progress?.clear()
+        } else {
+            let end = HAPEvent(packet: nil, kind: .inputEnded(InputSummary()))
+            for consumer in everyone { consumer.consume(end) }
+        }
         let findings = auditor.findings
         report.finish(findings: findings)
         for error in errors {

@@ -12,8 +12,8 @@ struct Command: Sendable {
 
     /// Every command, in the order `hapscope --help` lists them. The first is the default.
     static let all: [Command] = [
-        .summary, .discover, .pairing, .tree, .timeline, .http, .stats, .events, .audit, .decrypt, .extract, .check,
-        .tlv, .live,
+        .summary, .discover, .pairing, .tree, .timeline, .http, .stats, .events, .audit, .diff, .decrypt, .extract,
+        .check, .tlv, .live,
     ]
 
     static func named(_ name: String) -> Command? {

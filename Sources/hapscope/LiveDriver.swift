@@ -46,7 +46,7 @@ struct LiveDriver {
             for warning in capture.warnings { StandardError.line("hapscope: \(interface): \(warning)") }
             StandardError.line("hapscope: listening on \(interface) (\(capture.linkType)); Ctrl-C stops")
         }
-        let auditor = Auditor()
+        let auditor = Auditor(configuration: run.audit)
         var failure: CaptureError?
         do throws(CaptureError) {
             try run.pipeline(into: report, auditor: auditor).run(capture, interface: interface)

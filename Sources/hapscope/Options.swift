@@ -35,6 +35,8 @@ enum Options {
     static let duration = OptionSpec(
         ["--duration"], .value(name: "TIME"), help: "with -i: stop after TIME (30, 30s, 500ms, 5m, 1h)")
     static let verbose = OptionSpec(["-v", "--verbose"], help: "show more detail (see below)")
+    static let dump = OptionSpec(
+        ["--dump"], help: "read every input as an /accessories JSON dump, standard input included")
     static let help = OptionSpec(["-h", "--help"], help: "show this help")
     static let version = OptionSpec(["-V", "--version"], help: "print the version and the commit it was built from")
 

@@ -70,9 +70,33 @@ struct FindingLedgerTests {
         ledger.record(.nonceReuse, .connection(Self.connection), Evidence(packet: Self.packet(12), connection: Self.connection, detail: "counter 0 again"))
         let lines = ledger.sortedFindings[0].description.split(separator: "\n").map(String.init)
         #expect(lines[0] == "HIGH session/nonce-reuse: Frame nonce counter reused")
-        #expect(lines[1] == "  on #7 10.77.0.1:49201 → 10.77.0.2:51826")
-        #expect(lines[2].hasPrefix("  why: A frame was sealed with a counter value"))
-        #expect(lines[3].hasPrefix("  rule: PROTOCOL.md §4.2"))
+        #expect(lines[1] == "  departs from HAP: the accessory")
+        #expect(lines[2] == "  on #7 10.77.0.1:49201 → 10.77.0.2:51826")
+        #expect(lines[3].hasPrefix("  why: A frame was sealed with a counter value"))
+        #expect(lines[4].hasPrefix("  rule: PROTOCOL.md §4.2"))
         #expect(lines.last == "    packet #12 (1700000012.000500 s): counter 0 again")
+    }
+
+    @Test("A rule broken by both parties on one connection is two findings, each naming its party")
+    func partiesAreSeparateFindings() {
+        var ledger = FindingLedger(maximumEvidencePerFinding: 10)
+        ledger.record(.nonceSkip, .connection(Self.connection), party: .accessory, Evidence(packet: Self.packet(3), detail: "accessory frame"))
+        ledger.record(.nonceSkip, .connection(Self.connection), party: .controller, Evidence(packet: Self.packet(4), detail: "controller frame"))
+        ledger.record(.nonceSkip, .connection(Self.connection), Evidence(packet: Self.packet(5), detail: "accessory again"))
+        let findings = ledger.sortedFindings
+        #expect(findings.map(\.party) == [.accessory, .controller])
+        #expect(findings.map(\.evidence.count) == [2, 1])
+        #expect(AuditRule.featureFlagMismatch.party == .controller && AuditRule.unverifiedRequest.party == .accessory)
+    }
+
+    @Test("What the audit held against a packet is listed by rule, for findings that point at other findings")
+    func rulesAtAPacket() {
+        var ledger = FindingLedger(maximumEvidencePerFinding: 10)
+        ledger.record(.formatMismatch, .accessory("x"), Evidence(packet: Self.packet(7), detail: "a"))
+        ledger.record(.invalidName, .accessory("x"), Evidence(packet: Self.packet(7), detail: "b"))
+        ledger.record(.invalidName, .accessory("x"), Evidence(packet: Self.packet(8), detail: "c"))
+        ledger.record(.duplicateName, .accessory("x"), Evidence(packet: Self.packet(9), detail: "d"))
+        #expect(ledger.rules(withEvidenceAt: Self.packet(7)) == [.formatMismatch, .invalidName])
+        #expect(ledger.rules(withEvidenceAt: Self.packet(1)).isEmpty)
     }
 }

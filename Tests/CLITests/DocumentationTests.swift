@@ -14,7 +14,7 @@ struct DocumentationTests {
 
     static let eventTypes = [
         "input-opened", "problem", "advertisement", "mdns-query", "connection-opened", "http-message", "pairing-message",
-        "pairing-exchange", "session-started", "session-problem", "accessory-database", "characteristic",
+        "pairing-exchange", "session-started", "session-problem", "accessory-database", "database-dump", "characteristic",
         "connection-closed", "input-ended",
     ]
 

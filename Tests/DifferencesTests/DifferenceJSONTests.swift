@@ -29,6 +29,20 @@ import Testing
         #expect(entry["text"] == .string("changed accessories[3].services[1].characteristics[0].value (4.9 On): false → true"))
     }
 
+    @Test func aDatabaseChangeCarriesItsElementInBothDatabasesAndItsMembers() throws {
+        let old = try Corpus.json(#"[{"aid":1,"services":[{"iid":8,"type":"43","characteristics":[{"iid":9,"type":"25","perms":["pr"],"format":"bool"}]}]}]"#)
+        let new = try Corpus.json(#"[{"aid":1,"services":[{"iid":8,"type":"43","characteristics":[{"iid":19,"type":"25","perms":["pr","pw"],"format":"bool"}]}]}]"#)
+        let change = try #require(AccessoryDatabaseComparison(old: old, new: new)?.changes.first)
+        var writer = JSONWriter()
+        DifferenceJSON.write(change, into: &writer)
+        let entry = try Corpus.json(writer.text)
+        #expect(entry["kind"] == .string("renumbered") && entry["element"] == .string("characteristic"))
+        #expect(entry["old"]?["iid"] == .number(JSONNumber(9)) && entry["new"]?["iid"] == .number(JSONNumber(19)))
+        #expect(entry["oldPath"] == .string("[0].services[0].characteristics[0]"))
+        #expect(entry["differences"]?.arrayValue?.first?["path"] == .string("[0].services[0].characteristics[0].perms"))
+        #expect(entry["text"] == .string(change.description))
+    }
+
     @Test func anAddedRecordCarriesTheRecordItself() throws {
         let bridge = try Corpus.expectedLines("bridge")
         let entries = try json(NDJSONComparison(expected: Corpus.text(Array(bridge.dropLast())), decoded: Corpus.text(bridge)))

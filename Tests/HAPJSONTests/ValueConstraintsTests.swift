@@ -45,7 +45,7 @@ import Testing
         #expect(ranges.valueIssues == [.notInValidValues(.declared)])
     }
 
-    @Test func theCatalogueFillsInWhatTheDatabaseLeftOutAsWarnings() throws {
+    @Test func theCatalogueFillsInWhatTheDatabaseLeavesOutAsWarnings() throws {
         // Current Door State: uint8, 0…4 in the catalogue.
         let door = try characteristic(#"{"iid":2,"type":"E","perms":["pr","ev"],"format":"uint8","value":7}"#)
         #expect(door.constraints.maximumValue == .init(4, .catalog))
@@ -54,9 +54,38 @@ import Testing
         // Current Media State lists 0, 1, 2, 4, 5: 3 is missing.
         let media = try characteristic(#"{"iid":2,"type":"E0","perms":["pr"],"format":"uint8","value":3}"#)
         #expect(media.valueIssues == [.notInValidValues(.catalog)])
-        // Declared metadata wins over the catalogue.
+    }
+
+    /// Issue 23, point 1: a device that declares its own constraints is checked against those alone.
+    @Test func theDevicesOwnConstraintsAreTheOnesChecked() throws {
+        // The catalogue's Current Door State is 0…4 with valid values; this device declares 0…10.
         let wide = try characteristic(#"{"iid":2,"type":"E","perms":["pr"],"format":"uint8","maxValue":10,"value":7}"#)
-        #expect(wide.valueIssues == [.notInValidValues(.catalog)])
+        #expect(wide.valueIssues.isEmpty)
+        #expect(wide.constraints.validValues == nil && wide.constraints.maximumValue == .init(10, .declared))
+        #expect(wide.interpret(.number(JSONNumber(11))).issues == [.aboveMaximum(maximum: 10, .declared)])
+        // Color Temperature: ADK says 50…400, the others 140…500; a device declaring 153…454 is judged by that.
+        let warm = try characteristic(#"{"iid":2,"type":"CE","perms":["pr","pw"],"format":"uint32","minValue":153,"maxValue":454,"value":454}"#)
+        #expect(warm.valueIssues.isEmpty)
+        // A step alone is also the device's: the catalogue's range no longer applies.
+        let stepped = try characteristic(#"{"iid":2,"type":"11","perms":["pr"],"format":"float","minStep":0.5,"value":120}"#)
+        #expect(stepped.valueIssues.isEmpty)
+    }
+
+    /// Issue 23, point 4: ADK's tolerance of a tenth of a step, and vendors' read-only readings.
+    @Test func floatsWithinATenthOfAStepAreOnTheStep() throws {
+        let humidity = try characteristic(#"{"iid":2,"type":"10","perms":["pr","ev"],"format":"float","minValue":0,"maxValue":100,"minStep":1,"value":60.099998}"#)
+        #expect(humidity.valueIssues.isEmpty)
+        #expect(humidity.interpret(.number(JSONNumber(59.9)!)).issues.isEmpty)
+        #expect(humidity.interpret(.number(JSONNumber(60.15)!)).issues == [.offStep(step: 1, base: 0, .declared)])
+        // Integers keep exact steps, as ADK's IS_VALUE_IN_RANGE does.
+        let brightness = try characteristic(#"{"iid":2,"type":"8","perms":["pr","pw"],"format":"int","minValue":0,"maxValue":100,"minStep":5,"value":51}"#)
+        #expect(brightness.valueIssues == [.offStep(step: 5, base: 0, .declared)])
+        // A vendor's read-only reading off its own step is a note; a writable one is not.
+        let amps = try characteristic(#"{"iid":2,"type":"00000009-0000-1000-8000-001D4B474349","perms":["pr","ev"],"format":"float","minValue":0,"maxValue":20,"minStep":0.1,"value":0.03}"#)
+        #expect(amps.valueIssues == [.offStep(step: 0.1, base: 0, .vendorReadOnly)])
+        #expect(amps.valueIssues.allSatisfy { $0.severity == .note })
+        let setting = try characteristic(#"{"iid":2,"type":"00000009-0000-1000-8000-001D4B474349","perms":["pr","pw"],"format":"float","minValue":0,"maxValue":20,"minStep":0.1,"value":0.03}"#)
+        #expect(setting.valueIssues.map(\.severity) == [.warning])
     }
 
     @Test func stringsAndDataHaveLengthLimitsWithHAPDefaults() throws {

@@ -39,10 +39,13 @@ struct AttributeTrackerTests {
     private func write(_ json: String, packet: Int = 1, timed: Bool = false) throws -> PendingRequest {
         let message = try parsedMessage(HTTPText.request("PUT", "/characteristics", body: Array(json.utf8), contentType: "application/hap+json"))
         var request = PendingRequest(method: "PUT", target: "/characteristics", endpoint: .characteristics, packet: .numbered(packet))
-        request.writes = tracker.decodeBody(message, packet: .numbered(packet), as: CharacteristicWriteRequest.self)
+        request.writes = tracker.decodeBody(message, packet: .numbered(packet), as: CharacteristicWriteRequest.self, kind: .writeRequest)
         request.timedWrite = timed
         return request
     }
+
+    /// The `GET /characteristics` the reads answer.
+    private static let read = PendingRequest(method: "GET", target: "/characteristics?id=1.10", endpoint: .characteristics, packet: .numbered(1))
 
     private func knowTheDatabase(deviceID: String? = Self.deviceID) throws {
         tracker.accessoryDatabase(try response(Self.database()), deviceID: deviceID, packet: .numbered(1))
@@ -118,7 +121,7 @@ struct AttributeTrackerTests {
     func reads() throws {
         try knowTheDatabase()
         let body = #"{"characteristics":[{"aid":1,"iid":10,"value":1},{"aid":1,"iid":11,"value":75},{"aid":1,"iid":12,"value":21.5}]}"#
-        tracker.readResponse(try response(body), deviceID: Self.deviceID, packet: .numbered(2))
+        tracker.readResponse(try response(body), for: Self.read, deviceID: Self.deviceID, packet: .numbered(2))
         let reads = recorder.characteristics
         #expect(reads.map(\.kind) == [.read, .read, .read])
         #expect(reads.map(\.id) == [CharacteristicID(aid: 1, iid: 10), CharacteristicID(aid: 1, iid: 11), CharacteristicID(aid: 1, iid: 12)])
@@ -131,7 +134,7 @@ struct AttributeTrackerTests {
 
     @Test("without a database, values are reported as JSON gives them, untyped")
     func readsWithoutDatabase() throws {
-        tracker.readResponse(try response(#"{"characteristics":[{"aid":3,"iid":4,"value":"on"}]}"#), deviceID: nil, packet: .numbered(2))
+        tracker.readResponse(try response(#"{"characteristics":[{"aid":3,"iid":4,"value":"on"}]}"#), for: Self.read, deviceID: nil, packet: .numbered(2))
         let read = try #require(recorder.characteristics.first)
         #expect(read.type == nil && read.name == nil && read.format == nil)
         #expect(read.value != nil)
@@ -140,7 +143,7 @@ struct AttributeTrackerTests {
     @Test("a 207 read reports the status of each entry; success is no status")
     func multiStatusRead() throws {
         let body = #"{"characteristics":[{"aid":1,"iid":10,"value":true,"status":0},{"aid":1,"iid":11,"status":-70402}]}"#
-        tracker.readResponse(try response(body, status: "207 Multi-Status"), deviceID: nil, packet: .numbered(2))
+        tracker.readResponse(try response(body, status: "207 Multi-Status"), for: Self.read, deviceID: nil, packet: .numbered(2))
         #expect(recorder.characteristics.map(\.status) == [nil, .unableToCommunicate])
     }
 
@@ -156,7 +159,7 @@ struct AttributeTrackerTests {
 
     @Test("a body that is not HAP JSON is a problem naming the message and its direction")
     func undecodableBody() throws {
-        tracker.readResponse(try response("{ not json"), deviceID: nil, packet: .numbered(5))
+        tracker.readResponse(try response("{ not json"), for: Self.read, deviceID: nil, packet: .numbered(5))
         let problem = try #require(recorder.problems(.undecodableBody).first)
         #expect(problem.problem.message.contains("HTTP/1.1 200 OK"))
         #expect(problem.problem.direction == .accessoryToController)
@@ -166,7 +169,7 @@ struct AttributeTrackerTests {
 
     @Test("an empty body is nothing to decode, and no problem")
     func emptyBody() throws {
-        tracker.readResponse(try parsedMessage(HTTPText.response(status: "200 OK")), deviceID: nil, packet: .numbered(1))
+        tracker.readResponse(try parsedMessage(HTTPText.response(status: "200 OK")), for: Self.read, deviceID: nil, packet: .numbered(1))
         #expect(recorder.events.isEmpty)
     }
 
@@ -175,7 +178,7 @@ struct AttributeTrackerTests {
         let (context, recorder) = try AnalysisContext.recording { $0.limits.json.maximumValueCount = 3 }
         let tracker = AttributeTracker(context: context, connection: .example())
         let body = #"{"characteristics":[{"aid":1,"iid":10,"value":1},{"aid":1,"iid":11,"value":75}]}"#
-        tracker.readResponse(try response(body), deviceID: nil, packet: .numbered(1))
+        tracker.readResponse(try response(body), for: Self.read, deviceID: nil, packet: .numbered(1))
         #expect(recorder.problems(.limitReached).map(\.problem.limit) == [.jsonValues])
         #expect(recorder.problems(.undecodableBody).count == 1)
     }

@@ -59,7 +59,7 @@ struct SummaryReportTests {
         #expect(!Self.text(capture).contains("findings"))
         let text = Self.text(capture, findings: Self.findings)
         #expect(text.contains("findings    2 (1 high, 1 medium)"))
-        #expect(text.contains("HIGH    pairing/srp-malformed  A is 0 mod N (#19)"))
+        #expect(text.contains("HIGH    pairing/srp-malformed  A is 0 mod N [accessory] (#19)"))
         #expect(Self.text(capture, findings: []).contains("findings    none"))
     }
 

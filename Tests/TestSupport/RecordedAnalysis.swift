@@ -43,9 +43,31 @@ public struct RecordedAnalysis: Sendable {
         events.compactMap { extract($0.kind) }
     }
 
-    /// The truth's messages per connection (client endpoint) and direction, in the order sent.
+    /// The truth's messages per connection (client endpoint) and direction, in the order sent, as
+    /// `decodedMessages` keeps them: a chunked message with its body de-chunked.
     public func truthMessages() throws -> [String: [HAPDirection: [[UInt8]]]] {
-        try capture.truthMessages()
+        try capture.truthMessages().mapValues { directions in directions.mapValues { $0.map(Self.dechunked) } }
+    }
+
+    /// A message's head and, when its head says `Transfer-Encoding: chunked`, its chunks' data
+    /// joined (RFC 9112 §7.1: `size-in-hex CRLF data CRLF` up to a zero-size chunk); any other
+    /// message as it is. The truth's own framing, read independently of the parser under test.
+    static func dechunked(_ message: [UInt8]) -> [UInt8] {
+        let crlf: [UInt8] = [0x0D, 0x0A]
+        guard let headEnd = message.indices.first(where: { message[$0...].starts(with: crlf + crlf) }) else { return message }
+        let head = Array(message[..<(headEnd + 4)])
+        guard String(decoding: head, as: UTF8.self).lowercased().contains("transfer-encoding: chunked") else { return message }
+        var body: [UInt8] = []
+        var position = headEnd + 4
+        while let lineEnd = message[position...].indices.first(where: { message[$0...].starts(with: crlf) }),
+              let size = String(decoding: message[position..<lineEnd], as: UTF8.self).split(separator: ";").first
+                  .flatMap({ Int($0, radix: 16) }),
+              size > 0, lineEnd + 2 + size <= message.count {
+            body += message[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            position = lineEnd + 2 + size + 2
+            guard position <= message.count else { break }
+        }
+        return head + body
     }
 
     /// The messages hapscope recovered, keyed the same way, as the exact bytes on the wire

@@ -29,6 +29,25 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
     /// The scenarios in which a peer breaks HAP's rules on purpose (`misbehaviours`).
     public static let misbehaving: [String] = all.filter { !clean.contains($0) }
 
+    /// Each scenario's predecessor: the capture of the same accessory (same device ID and the same
+    /// long-term key, as the truth gives them) recorded just before it, by its first
+    /// advertisement. Every other scenario has an accessory key of its own (captures/README.md).
+    public static let predecessors: [String: String] = {
+        let identities = all.compactMap { name -> (name: String, identity: String, start: Double)? in
+            guard let truth = try? RecordedCapture(name).truth(), let accessory = truth["accessories"]?.arrayValue?.first,
+                  let id = accessory["deviceId"]?.stringValue, let key = accessory["ltpk"]?.stringValue,
+                  let start = truth["advertisements"]?.arrayValue?.compactMap({ $0["time"]?.numberValue?.doubleValue }).min()
+            else { return nil }
+            return (name, id + " " + key, start)
+        }
+        var result: [String: String] = [:]
+        for capture in identities {
+            let earlier = identities.filter { $0.identity == capture.identity && $0.start < capture.start }
+            if let previous = earlier.max(by: { $0.start < $1.start }) { result[capture.name] = previous.name }
+        }
+        return result
+    }()
+
     public let name: String
 
     public init(_ name: String) {
@@ -36,6 +55,10 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
     }
 
     public var description: String { name }
+
+    /// The capture of the same accessory recorded just before this one; the audit compares the two
+    /// when they are read in one run (`config-a` before `config-b`).
+    public var predecessor: RecordedCapture? { Self.predecessors[name].map(RecordedCapture.init) }
 
     // MARK: Files
 
@@ -114,6 +137,10 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
         public let detail: String
 
         public var description: String { "\(rule) on \(connection ?? "no connection")" }
+
+        /// Declared as HAP's design rather than a misbehaviour (`BY DESIGN, NOT A MISBEHAVIOUR`):
+        /// the audit must report it, at info at most.
+        public var isByDesign: Bool { detail.hasPrefix("BY DESIGN") }
     }
 
     public func misbehaviours() throws -> [Misbehaviour] {
@@ -123,10 +150,19 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
         } ?? []
     }
 
-    /// The setup code and setup ID the truth gives: what the user of the accessory knows.
+    /// How the setup code came to be, as the truth's notes say (`the setup code is PROVISIONED`):
+    /// what the user knows and the wire cannot show.
+    public func setupCodeKind() throws -> SetupCodeKind? {
+        let notes = try truth()["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return notes.contains { $0.hasPrefix("the setup code is PROVISIONED") } ? .provisioned : nil
+    }
+
+    /// The setup code and setup ID the truth gives: what the user of the accessory knows. An empty
+    /// one is none (homekit_python has no setup ID).
     public func setupCodeAndID() throws -> (code: SetupCode?, id: SetupID?) {
         let truth = try truth()
-        return (try truth["setupCode"]?.stringValue.map { try SetupCode($0) }, try truth["setupId"]?.stringValue.map { try SetupID($0) })
+        func given(_ key: String) -> String? { truth[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+        return (try given("setupCode").map { try SetupCode($0) }, try given("setupId").map { try SetupID($0) })
     }
 
     // MARK: Analysis
@@ -140,24 +176,49 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
     }
 
     /// The audit's findings on the capture analysed with its key log (unless `keyLog` is false),
-    /// the setup code and setup ID given, and `configure`'s changes.
+    /// the setup code and setup ID given, and `configure`'s changes. A capture with a predecessor
+    /// is read after it in one run, with both key logs, as a user audits one accessory's history.
     public func audit(
         setupCode: String? = nil, setupID: String? = nil, keyLog useKeyLog: Bool = true,
-        thresholds: AuditThresholds = AuditThresholds(), configure: (inout AnalysisConfiguration) -> Void = { _ in }
+        thresholds: AuditThresholds = AuditThresholds(), setupCodeKind: SetupCodeKind? = nil, withPredecessor: Bool = true,
+        configure: (inout AnalysisConfiguration) -> Void = { _ in }
     ) throws -> [Finding] {
-        var configuration = AnalysisConfiguration(keyLog: useKeyLog ? try keyLog() : KeyLog())
+        let run = (withPredecessor ? predecessor.map { [$0] } ?? [] : []) + [self]
+        return try Self.audit(run, setupCode: setupCode, setupID: setupID, keyLog: useKeyLog, thresholds: thresholds,
+                              setupCodeKind: setupCodeKind, configure: configure)
+    }
+
+    /// The audit's findings on several captures read in order in one run, with their key logs.
+    public static func audit(_ names: [String]) throws -> [Finding] {
+        try audit(names.map(RecordedCapture.init))
+    }
+
+    private static func audit(
+        _ run: [RecordedCapture], setupCode: String? = nil, setupID: String? = nil, keyLog useKeyLog: Bool = true,
+        thresholds: AuditThresholds = AuditThresholds(), setupCodeKind: SetupCodeKind? = nil,
+        configure: (inout AnalysisConfiguration) -> Void = { _ in }
+    ) throws -> [Finding] {
+        var keys = KeyLog()
+        if useKeyLog {
+            for capture in run {
+                try keys.add(parsing: try capture.keyLogLines().joined(separator: "\n"), source: capture.name + ".keylog")
+            }
+        }
+        var configuration = AnalysisConfiguration(keyLog: keys)
         configuration.setupCode = try setupCode.map { try SetupCode($0) }
         configuration.setupID = try setupID.map { try SetupID($0) }
         configure(&configuration)
-        let auditor = Auditor(configuration: AuditConfiguration(thresholds: thresholds))
-        AnalysisPipeline(configuration: configuration, consumers: [auditor]).run(try CaptureFileReader(files: [capturePath]))
+        let auditor = Auditor(configuration: AuditConfiguration(thresholds: thresholds, setupCodeKind: setupCodeKind))
+        AnalysisPipeline(configuration: configuration, consumers: [auditor])
+            .run(try CaptureFileReader(files: run.map(\.capturePath)))
         return auditor.findings
     }
 
-    /// Audits with what the truth file says the user knows: the setup code and setup ID.
+    /// Audits with what the truth file says the user knows: the setup code and setup ID, and how
+    /// the setup code came to be.
     public func auditAsTheUserWould() throws -> [Finding] {
         let (code, id) = try setupCodeAndID()
-        return try audit { configuration in
+        return try audit(setupCodeKind: try setupCodeKind()) { configuration in
             configuration.setupCode = code
             configuration.setupID = id
         }

@@ -4,9 +4,9 @@
 #   sudo captures/record/record.sh [--keep] [scenario ...]
 #
 # Needs root (network namespaces, veth pairs, tcpdump/dumpcap), python3 (3.11), tcpdump, dumpcap,
-# tshark and iproute2. The first run creates captures/record/.venv and installs the pinned
-# requirements from PyPI; nothing else is downloaded, and all traffic stays inside network
-# namespaces this script creates and deletes again.
+# tshark and iproute2. The first run creates captures/record/.venv and .venv-homekit and installs
+# the pinned requirements (requirements.txt, requirements-homekit.txt) from PyPI; nothing else is
+# downloaded, and all traffic stays inside network namespaces this script creates and deletes again.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,13 +25,19 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
     echo "record.sh: warning: the pinned requirements were chosen for Python 3.11" >&2
 fi
 
-stamp="$venv/.requirements-installed"
-if [[ ! -f "$stamp" || "$here/requirements.txt" -nt "$stamp" ]]; then
-    rm -rf "$venv"
-    "$python" -m venv "$venv"
-    timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-    cp "$here/requirements.txt" "$stamp"
-fi
+# (Re)creates venv $1 from requirements file $2 when the file changed since the last install.
+ensure_venv() {
+    local venv="$1" requirements="$2" stamp="$1/.requirements-installed"
+    if [[ ! -f "$stamp" || "$requirements" -nt "$stamp" ]]; then
+        rm -rf "$venv"
+        "$python" -m venv "$venv"
+        timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+        cp "$requirements" "$stamp"
+    fi
+}
+ensure_venv "$venv" "$here/requirements.txt"
+# The homekit_python peers run in a venv of their own (see requirements-homekit.txt for why).
+ensure_venv "$here/.venv-homekit" "$here/requirements-homekit.txt"
 
 # The recorder names its namespaces hapcap-<run id>-…; if it dies without cleaning up (SIGKILL, the
 # overall timeout), remove what it left: the processes still running inside them, then the namespaces.

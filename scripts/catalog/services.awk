@@ -15,12 +15,39 @@ FNR == 1 {
     next
 }
 
+# other_sources_differ ($11): `SRC: +req A,B +opt C | SRC: -req D`. What any source requires or
+# allows on top of the preferred lists is allowed; what one source does not require is not
+# required by every source.
+function other_sources(text, sign,    parts, count, i, words, wordCount, j, k, types, typeCount, collected, seen) {
+    collected = ""
+    split("", seen)
+    count = split(text, parts, / \| /)
+    for (i = 1; i <= count; i++) {
+        sub(/^[A-Za-z]+: /, "", parts[i])
+        wordCount = split(parts[i], words, " ")
+        if (wordCount % 2 != 0) fail("unexpected other_sources_differ: " text)
+        for (j = 1; j < wordCount; j += 2) {
+            if (words[j] !~ /^[+-](req|opt)$/) fail("unexpected change " words[j] " in: " text)
+            if (substr(words[j], 1, 1) != sign) continue
+            typeCount = split(words[j + 1], types, ",")
+            for (k = 1; k <= typeCount; k++) {
+                if (types[k] in seen) continue
+                seen[types[k]] = 1
+                collected = collected (collected == "" ? "" : ",") types[k]
+            }
+        }
+    }
+    return collected
+}
+
 {
     if (NF != 11) fail("expected 11 columns, found " NF)
     print "        ServiceDefinition("
     print "            type: " swift_uuid($2) ", name: " swift_string($3) ","
     print "            requiredCharacteristics: " swift_uuid_list($4) ","
     print "            optionalCharacteristics: " swift_uuid_list($6) ","
+    print "            addedByOtherSources: " swift_uuid_list(other_sources($11, "+")) ","
+    print "            notRequiredByEverySource: " swift_uuid_list(other_sources($11, "-")) ","
     print "            introduced: " optional_string($8) "),"
 }
 

@@ -21,6 +21,8 @@ extension HTMLReportBuilder {
             html.element("span", ["class": "badge sev-\(finding.severity)"], text: finding.severity.description)
             html.text(" " + finding.title + " ")
             html.span("rule", finding.rule.id)
+            html.text(" ")
+            html.span("party", "by the \(finding.party)")
         }
         html.element("p", text: finding.explanationWithReference)
         if !finding.evidenceRows.isEmpty {

@@ -86,7 +86,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
                 recordPlotPoint(activity, value: number, packet: packet)
             }
         case .inputOpened, .problem, .connectionOpened, .httpMessage, .sessionStarted, .sessionJoined, .sessionProblem, .decryptedData,
-             .accessoryDatabase, .connectionClosed, .inputEnded:
+             .accessoryDatabase, .databaseDump, .connectionClosed, .inputEnded:
             break
         }
     }

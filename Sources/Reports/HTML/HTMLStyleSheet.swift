@@ -133,6 +133,7 @@ enum HTMLStyleSheet {
         .finding.finding-low { border-left: 5px solid var(--info); }
         .finding.finding-info { border-left: 5px solid var(--muted); }
         .finding .rule { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); }
+        .finding .party { font-size: 12px; color: var(--muted); }
         @media print {
           :root {
             --bg: #ffffff; --fg: #000000; --muted: #4a4f57; --border: #bfc5cd; --panel: #f3f4f6; --head: #e9ecf0;

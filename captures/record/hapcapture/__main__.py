@@ -51,7 +51,7 @@ def main() -> int:
             staging = recording.workdir / "out"
             staging.mkdir()
             staged = write_outputs(recording, staging)
-            summary = verify_scenario(staging, name)
+            summary = verify_scenario(staging, name, corpus=args.out)
         except (ScenarioFailed, VerificationError, ValueError) as error:
             failures += 1
             kept = f" (work directory kept at {recording.workdir})" if recording is not None else ""

@@ -18,9 +18,8 @@ from pyhap.const import (
     CATEGORY_THERMOSTAT,
 )
 
-MANUFACTURER = "hapscope"
-FIRMWARE_REVISION = "1.0.0"
-LOCK_UNSECURED, LOCK_SECURED = 0, 1
+from .demo_values import FIRMWARE_REVISION, LOCK_SECURED, LOCK_UNSECURED, MANUFACTURER, TEMPERATURE_READINGS  # noqa: F401
+
 EXTRA_LIGHTS = 40
 
 
@@ -68,7 +67,7 @@ class TemperatureSensor(Accessory):
     """A sensor whose reading steps through ``READINGS``, one step per ``interval`` seconds."""
 
     category = CATEGORY_SENSOR
-    READINGS = (21.0, 21.5, 22.0, 22.5, 23.0, 22.5, 22.0, 21.5)
+    READINGS = TEMPERATURE_READINGS
 
     def __init__(self, driver: AccessoryDriver, name: str, serial_number: str, interval: float | None) -> None:
         super().__init__(driver, name)
@@ -125,6 +124,11 @@ def demo_bridge(driver: AccessoryDriver, name: str, temperature_interval: float 
     bridge.add_accessory(DoorLock(driver, "Front Door", "HS-LOCK-0001"))
     bridge.add_accessory(Thermostat(driver, "Hallway Thermostat", "HS-THERMO-0001"))
     return bridge
+
+
+def steady_bridge(driver: AccessoryDriver, name: str) -> Bridge:
+    """The demo bridge with a steady temperature: nothing changes unless a controller writes."""
+    return demo_bridge(driver, name, temperature_interval=None)
 
 
 def demo_bridge_with_lights(driver: AccessoryDriver, name: str) -> Bridge:

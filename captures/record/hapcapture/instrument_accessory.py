@@ -7,14 +7,11 @@ derived, the pairings it stored, the mDNS responses it sent) and then calls the 
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 import pyhap.hap_crypto
 import pyhap.hap_handler
 import pyhap.hsrp
-import zeroconf
-import zeroconf._core
 from cryptography.hazmat.primitives import serialization
 from pyhap.accessory_driver import AccessoryDriver
 from pyhap.hap_handler import HAP_TLV_TAGS, HAPServerHandler
@@ -22,12 +19,12 @@ from pyhap.hap_protocol import HAPServerProtocol
 from pyhap.util import long_to_bytes
 
 from .journal import ACCESSORY_TO_CONTROLLER, Journal, endpoint_text
+from .recorders import record_advertisements, txt_properties  # noqa: F401 (txt_properties: imported from here)
 from .seeded import SeededRandomness, os_module_with_urandom, seeded_x25519_key, x25519_module
 
 RAW = serialization.Encoding.Raw
 RAW_PUBLIC = serialization.PublicFormat.Raw
 SRP_KEY_BYTES = 64
-HAP_SERVICE_SUFFIX = "._hap._tcp.local."
 
 
 def raw_public(key: Any) -> bytes:
@@ -43,7 +40,7 @@ def instrument_hap_python(journal: Journal, randomness: SeededRandomness) -> Non
     _seed_and_record_pair_setup(journal, randomness)
     _seed_and_record_pair_verify(journal, randomness)
     _record_pairings(journal)
-    _record_advertisements(journal)
+    record_advertisements(journal)
 
 
 def _record_http_messages(journal: Journal) -> None:
@@ -176,43 +173,3 @@ def _record_pairings(journal: Journal) -> None:
 
     wrap(AccessoryDriver, "pair", pair)
     wrap(AccessoryDriver, "unpair", unpair)
-
-
-def txt_properties(wire_text: bytes) -> dict[str, str]:
-    """The key=value strings of a TXT record's RDATA (RFC 6763 §6)."""
-    properties: dict[str, str] = {}
-    offset = 0
-    while offset < len(wire_text):
-        length = wire_text[offset]
-        entry = wire_text[offset + 1 : offset + 1 + length].decode("utf-8")
-        offset += 1 + length
-        key, _, value = entry.partition("=")
-        properties.setdefault(key, value)
-    return properties
-
-
-def _record_advertisements(journal: Journal) -> None:
-    """Record every mDNS response that carries the accessory's ``_hap._tcp`` TXT record."""
-    original_send = zeroconf._core.async_send_with_transport
-
-    def send(log_debug, transport, packet, packet_num, out, addr, port, v6_flow_scope=()):
-        sent_at = time.time()
-        original_send(log_debug, transport, packet, packet_num, out, addr, port, v6_flow_scope)
-        message = zeroconf.DNSIncoming(packet)
-        if not message.is_response():
-            return
-        records = message.answers()
-        ports = {record.name: record.port for record in records if isinstance(record, zeroconf.DNSService)}
-        for record in records:
-            if isinstance(record, zeroconf.DNSText) and record.name.endswith(HAP_SERVICE_SUFFIX) and record.ttl > 0:
-                journal.write(
-                    "advertisement",
-                    sent_at=sent_at,
-                    instance=record.name[: -len(HAP_SERVICE_SUFFIX)],
-                    port=ports.get(record.name),
-                    txt=txt_properties(record.text),
-                    unicast=addr is not None,
-                )
-
-    # Zeroconf.async_send looks this function up in its module for every packet it sends.
-    zeroconf._core.async_send_with_transport = send

@@ -19,9 +19,9 @@ import aiohomekit.crypto.srp
 import aiohomekit.protocol
 from aiohomekit.controller.ip.connection import InsecureHomeKitProtocol, SecureHomeKitProtocol
 from aiohomekit.crypto import SrpClient, hkdf_derive
-from cryptography.hazmat.primitives import serialization
 
 from .journal import CONTROLLER_TO_ACCESSORY, Journal, endpoint_text
+from .recorders import RecordingEphemeralKey
 from .seeded import (
     SeededRandomness,
     ed25519_module,
@@ -33,8 +33,6 @@ from .seeded import (
     x25519_module,
 )
 
-RAW = serialization.Encoding.Raw
-RAW_PUBLIC = serialization.PublicFormat.Raw
 FIRST_CLIENT_PORT = 49201
 
 
@@ -44,27 +42,6 @@ def wrap(owner: Any, name: str, make) -> None:
 
 def transport_endpoints(transport) -> tuple[str, str]:
     return endpoint_text(transport.get_extra_info("sockname")), endpoint_text(transport.get_extra_info("peername"))
-
-
-class RecordingEphemeralKey:
-    """An X25519 private key that logs itself and every shared secret computed with it."""
-
-    def __init__(self, key, journal: Journal, shared_secrets: dict[bytes, bytes]) -> None:
-        self._key = key
-        self._journal = journal
-        self._shared_secrets = shared_secrets
-        self.public_bytes = key.public_key().public_bytes(encoding=RAW, format=RAW_PUBLIC)
-        self.session = self.public_bytes.hex()
-        journal.key("CONTROLLER_EPHEMERAL_SECRET", self.session, key.private_bytes_raw(), self.session)
-
-    def public_key(self):
-        return self._key.public_key()
-
-    def exchange(self, peer_public_key) -> bytes:
-        shared = self._key.exchange(peer_public_key)
-        self._shared_secrets[shared] = self.public_bytes
-        self._journal.key("PAIR_VERIFY_SHARED_SECRET", self.session, shared, self.session)
-        return shared
 
 
 def instrument_aiohomekit(journal: Journal, randomness: SeededRandomness, local_address: str) -> None:

@@ -51,9 +51,13 @@ class Journal:
     def connection(self, *, client: str, server: str, event: str) -> None:
         self.write("connection", client=client, server=server, event=event)
 
-    def message(self, *, client: str, server: str, direction: str, encrypted: bool, data: bytes) -> None:
+    def message(
+        self, *, client: str, server: str, direction: str, encrypted: bool, data: bytes, at: float | None = None
+    ) -> None:
+        """One HTTP message as its sender wrote it; ``at`` when it was written, if that was before this call."""
         self.write(
             "message",
+            **({"t": at} if at is not None else {}),
             client=client,
             server=server,
             direction=direction,

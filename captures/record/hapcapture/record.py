@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from .netns import INTERFACE, RELAY_TO_ACCESSORY, RELAY_TO_CONTROLLER, Topology
+from .peerfacts import PeerFacts
+from .peers import Peer
 from .scenarios import DUMPCAP, TCPDUMP_ANY, Scenario
 from .srpsearch import choose_seed
 
@@ -66,11 +68,16 @@ class Processes:
         self._running.append((process, log))
         return process
 
-    def python(self, role: str, namespace: str, module: str, *arguments: str) -> subprocess.Popen:
+    def python(self, role: str, namespace: str, module: str, *arguments: str, python: str = sys.executable) -> subprocess.Popen:
         # A fixed hash seed fixes set iteration order, and with it the key order of some JSON that
         # HAP-python builds (characteristic properties in /accessories).
-        command = ["env", f"PYTHONHASHSEED={PYTHON_HASH_SEED}", sys.executable, "-m", module, *arguments]
+        command = ["env", f"PYTHONHASHSEED={PYTHON_HASH_SEED}", python, "-m", module, *arguments]
         return self.start(role, namespace, command)
+
+    def peer(self, role: str, namespace: str, peer: Peer, *arguments: str) -> subprocess.Popen:
+        """A peer process, in the peer's own venv if it has one (record.sh creates it)."""
+        python = sys.executable if peer.venv is None else str(PACKAGE_ROOT / peer.venv / "bin" / "python")
+        return self.python(role, namespace, peer.module, *arguments, python=python)
 
     def stop(self, process: subprocess.Popen, signum: int = signal.SIGTERM, timeout: float = STOP_TIMEOUT) -> int:
         if process.poll() is None:
@@ -140,7 +147,9 @@ def record_scenario(scenario: Scenario) -> Recording:
     what the scenario must show: the lossy relay's decisions are seeded, but whether a held-back frame
     is overtaken depends on what else is in flight at that moment.
     """
-    seed = choose_seed(scenario.seed, scenario.setup_code, scenario.pair_setups)
+    seed = choose_seed(
+        scenario.seed, scenario.setup_code, scenario.pair_setups, (scenario.accessory_peer.name, scenario.controller_peer.name)
+    )
     for attempt in range(CAPTURE_ATTEMPTS):
         recording = record_once(scenario, seed, relay_seed=seed * 100 + attempt)
         dropped = packets_dropped(recording.workdir / "capture.log")
@@ -165,6 +174,7 @@ def record_once(scenario: Scenario, seed: int, relay_seed: int) -> Recording:
     workdir = Path(tempfile.mkdtemp(prefix=f"hapcapture-{scenario.name}-"))
     capture = workdir / f"{scenario.name}{scenario.capture_suffix}"
     peer_arguments = ["--scenario", scenario.name, "--seed", str(seed), "--workdir", str(workdir)]
+    PeerFacts.of(scenario).write(workdir)
     # record.sh passes its own pid so that it can find and remove the namespaces should we die.
     run_id = os.environ.get("HAPCAPTURE_RUN_ID", str(os.getpid()))
 
@@ -192,9 +202,9 @@ def record_once(scenario: Scenario, seed: int, relay_seed: int) -> Recording:
             )  # fmt: skip
             wait_until((workdir / "relay.ready").exists, READY_TIMEOUT, "relay", relay)
 
-        accessory = processes.python("accessory", topology.accessory_ns, "hapcapture.accessory", *peer_arguments)
+        accessory = processes.peer("accessory", topology.accessory_ns, scenario.accessory_peer, *peer_arguments)
         wait_until((workdir / "accessory.ready").exists, READY_TIMEOUT, "accessory", accessory)
-        controller = processes.python("controller", topology.controller_ns, "hapcapture.controller", *peer_arguments)
+        controller = processes.peer("controller", topology.controller_ns, scenario.controller_peer, *peer_arguments)
         try:
             controller_status = controller.wait(scenario.time_limit + 30)
         except subprocess.TimeoutExpired:

@@ -12,13 +12,16 @@ from PROTOCOL.md, not hapscope's implementation.
 from __future__ import annotations
 
 import base64
+import csv
 import hashlib
 import json
 import math
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterable
+from urllib.parse import parse_qs, urlsplit
 
 import pyhap
 import zeroconf
@@ -60,6 +63,33 @@ INTEGER_FORMATS = {"uint8": (0, 255), "uint16": (0, 65535), "uint32": (0, 2**32 
 STATUS_READ_ONLY, STATUS_INVALID_VALUE = -70404, -70410
 # What a controller may ask before pair-verify (an unpaired accessory also answers POST /identify).
 UNAUTHENTICATED_PATHS = ("/pair-setup", "/pair-verify", "/identify")
+CATALOGUE = Path(__file__).resolve().parent / "catalogue"
+NAME, CONFIGURED_NAME, SERVICE_SIGNATURE = "23", "E3", "A5"
+# HAP perms strings (PROTOCOL.md §6; HomeKitADK HAPIPAccessory.c emits exactly these seven).
+KNOWN_PERMS = {"pr", "pw", "ev", "aa", "tw", "wr", "hd"}
+# Names HomeKit accepts: Apple's HomeKit Human Interface Guidelines ("use only alphanumeric, space, and
+# apostrophe characters; start and end with an alphabetic or numeric character; don't include emojis"),
+# as HAP-NodeJS checks them since PR #1009 (src/lib/util/checkName.ts), with the common punctuation its PR
+# #1119 admits in the middle (& ! . _ : ; ( ) / , - and the typographic apostrophe). Only names outside
+# this wider set are flagged, so the check is silent on every name the Home app is known to accept.
+VALID_NAME = re.compile(r"^[^\W_](?:[\w \u00a0\u2019'&!.:;()/,-]*[^\W_])?$")
+# Limits. HAP Specification (R2 onwards, quoted in brutella/hc issue #206): "A bridge must not expose more
+# than 150 HAP accessory objects"; HomeKitADK HAP/HAP.h kHAPAccessoryServerMaxBridgedAccessories = 149
+# bridged accessories plus the bridge, asserted by HAPAccessoryServerStartBridge (HAPAccessoryServer.c).
+MAX_ACCESSORIES = 150
+# HAP-NodeJS src/lib/Accessory.ts MAX_SERVICES = 100 ("Cannot add more than 100 services to a single
+# accessory!") and src/lib/Service.ts MAX_CHARACTERISTICS = 100 ("HAP spec allows a maximum of 100
+# characteristics per service!").
+MAX_SERVICES_PER_ACCESSORY = 100
+MAX_CHARACTERISTICS_PER_SERVICE = 100
+# No source we could find documents how large an /accessories body controllers read (not ADK, HAP-NodeJS,
+# HAP-python, aiohomekit, homekit_python nor Apple's HomeKit documentation). This limit is the toolkit's
+# stated assumption, above every real database in the reference set (the largest, an ecobee3 lite, is
+# under 100 KB as dumped) and above large-bridge's 44 KB: an /accessories body of more than 128 KiB.
+MAX_DATABASE_BYTES = 128 * 1024
+# A controller that rejects a database removes its own pairing on its first session, having asked for
+# nothing but /accessories (what iOS does when it cannot use an accessory's database).
+REJECTING_SESSION_PATHS = ("/accessories",)
 
 
 @dataclass(frozen=True)
@@ -239,6 +269,7 @@ class PairVerify:
     accessory_signature: bytes | None = None
     controller_id: str | None = None
     succeeded: bool = False
+    failed_at: float | None = None  # when an M2 or M4 with an Error item was on the wire
 
 
 def pair_verifies(connections: list[TracedConnection], keys: dict[str, dict[str, bytes]]) -> list[PairVerify]:
@@ -254,6 +285,8 @@ def pair_verifies(connections: list[TracedConnection], keys: dict[str, dict[str,
             if state == 1:
                 current = PairVerify(connection.client, items[0x03])
                 found.append(current)
+                if 0x07 in answer:
+                    current.failed_at = response.time
                 shared = keys.get("PAIR_VERIFY_SHARED_SECRET", {}).get(current.controller_public.hex())
                 if 0x03 in answer and 0x05 in answer and shared is not None:
                     current.accessory_public = answer[0x03]
@@ -267,6 +300,8 @@ def pair_verifies(connections: list[TracedConnection], keys: dict[str, dict[str,
                 if inner is not None:
                     current.controller_id = inner.get(0x01, b"").decode("utf-8")
                 current.succeeded = 0x07 not in answer
+                if 0x07 in answer:
+                    current.failed_at = response.time
     return found
 
 
@@ -288,11 +323,13 @@ class Checker:
         keys: dict[str, dict[str, bytes]],
         connections: list[TracedConnection],
         mdns: list[MdnsResponse],
+        previous: PreviousCapture | None = None,
     ) -> None:
         self.truth = truth
         self.keys = keys
         self.connections = connections
         self.mdns = mdns
+        self.previous = previous
         self.findings: list[Finding] = []
         self.timeline = pairing_timeline(connections, keys)
         self.verifies = pair_verifies(connections, keys)
@@ -303,7 +340,8 @@ class Checker:
     def run(self) -> list[Finding]:
         for check in (
             self.requests, self.pair_setups, self.verification, self.pairing_admin, self.events,
-            self.discovery, self.databases, self.writes, self.json_bodies,
+            self.discovery, self.databases, self.writes, self.json_bodies, self.compliance, self.limits,
+            self.lost_pairings, self.across_captures,
         ):  # fmt: skip
             check()
         return self.findings
@@ -337,6 +375,13 @@ class Checker:
                 throttled |= error in (3, 5)
                 if state == 1 and error is None:
                     self.check_m2(connection.client, response.time, answer, salts)
+                    # Only the downgrade counts: Method 0 (PairSetup) to an accessory that advertises its Apple
+                    # Authentication Coprocessor skips that authentication. Method 1 (PairSetupWithAuth) to one
+                    # that advertises none skips nothing: HomeKitADK answers a normal M2 and fails the setup at
+                    # M4 (HAPPairingPairSetup.c HAPPairingPairSetupGetM4: "Apple Authentication Coprocessor is
+                    # not available", kHAPError_InvalidState, which HAPIPAccessoryServer.c handle_pairing_data
+                    # answers with 500), HAP-python ignores Method. homekit_python sends Method 1 to every
+                    # accessory (its Methods.PairSetup = 1; captures homekit-python-controller, issue 17).
                     if self.advertised_ff_bit0() and tlv8.integer(items, tlv8.METHOD) == 0:
                         self.find("ff-mismatch", connection.client, "ff=1 advertised, pair-setup M1 uses Method 0")
                 elif state == 3:
@@ -590,6 +635,7 @@ class Checker:
 
     def json_bodies(self) -> None:
         for connection in self.connections:
+            answered = {id(response): request for request, response in connection.exchanges()[0] if response is not None}
             for message in connection.sent(ACCESSORY_TO_CONTROLLER):
                 parsed = message.http
                 if parsed.headers.get("content-type") != "application/hap+json" or not parsed.body:
@@ -597,7 +643,257 @@ class Checker:
                 try:
                     json_body(parsed)
                 except ValueError as error:
-                    self.find("invalid-json", connection.client, f"{parsed.start_line}: {error}")
+                    request = answered.get(id(message))
+                    if request is not None and metadata_read(request.http):
+                        # HomeKitADK HAPIPAccessoryProtocolGetCharacteristicReadResponseBytes closes each
+                        # characteristic object after "value" and writes perms/ev/meta members outside it.
+                        self.find("malformed-characteristics-body", connection.client, f"{request.http.start_line}: {error}")
+                    else:
+                        self.find("invalid-json", connection.client, f"{parsed.start_line}: {error}")
+
+    # the database as homes report it (issue 17): catalogue conformance
+    def compliance(self) -> None:
+        catalogue = Catalogue.load()
+        for client, _, body in self.accessories_responses():
+            for accessory in body.get("accessories", []):
+                aid = accessory.get("aid")
+                for service in accessory.get("services", []):
+                    self.check_service(client, aid, service, catalogue)
+
+    def check_service(self, client: str, aid: Any, service: dict[str, Any], catalogue: Catalogue) -> None:
+        kind = short_type(str(service.get("type", "")))
+        where = f"aid {aid} service iid {service.get('iid')} ({service.get('type')})"
+        characteristics = service.get("characteristics", [])
+        present = [short_type(str(c.get("type", ""))) for c in characteristics]
+        definition = catalogue.services.get(kind or "")
+        # The Accessory Information service has its own rule (missing-accessory-information).
+        if definition is not None and kind != ACCESSORY_INFORMATION:
+            missing = sorted(definition.required - set(present))
+            if missing:
+                self.find("missing-required-characteristic", client, f"{where} lacks required {missing}")
+        names = [c for c in characteristics if short_type(str(c.get("type", ""))) == NAME]
+        if len(names) > 1:
+            self.find("duplicate-name", client, f"{where} has {len(names)} Name characteristics, iids {[c.get('iid') for c in names]}")
+        for characteristic, short in zip(characteristics, present):
+            at = f"{aid}.{characteristic.get('iid')}"
+            perms = characteristic.get("perms")
+            if not isinstance(perms, list) or not perms or not set(perms) <= KNOWN_PERMS:
+                self.find("invalid-perms", client, f"{at} perms {perms!r}")
+            known = catalogue.characteristics.get(short or "")
+            if known is None:
+                continue  # custom types are free; undefined Apple types are unknown-apple-type's
+            if definition is not None and short not in definition.allowed:
+                self.find("unexpected-characteristic", client, f"{at} ({short}) is not a characteristic of {where}")
+            if characteristic.get("format") not in known.formats:
+                self.find("format-mismatch", client, f"{at} ({short}) format {characteristic.get('format')!r}, catalogue {sorted(known.formats)}")
+            unit = characteristic.get("unit")
+            if unit is not None and known.units and unit not in known.units:
+                self.find("unit-mismatch", client, f"{at} ({short}) unit {unit!r}, catalogue {sorted(known.units)}")
+            if short in (NAME, CONFIGURED_NAME) and isinstance(characteristic.get("value"), str):
+                if not VALID_NAME.fullmatch(characteristic["value"]):
+                    self.find("invalid-name", client, f"{at} ({short}) value {characteristic['value']!r}")
+
+    # the limits of what controllers accept
+    def limits(self) -> None:
+        for client, response, body in self.accessories_responses():
+            accessories = body.get("accessories", [])
+            if len(accessories) > MAX_ACCESSORIES:
+                self.find("too-many-accessories", client, f"{len(accessories)} accessories > {MAX_ACCESSORIES}")
+            for accessory in accessories:
+                services = accessory.get("services", [])
+                if len(services) > MAX_SERVICES_PER_ACCESSORY:
+                    self.find("too-many-services", client, f"aid {accessory.get('aid')}: {len(services)} services")
+                for service in services:
+                    count = len(service.get("characteristics", []))
+                    if count > MAX_CHARACTERISTICS_PER_SERVICE:
+                        self.find("too-many-characteristics", client, f"aid {accessory.get('aid')} iid {service.get('iid')}: {count} characteristics")
+            size = len(response.http.body)
+            if size > MAX_DATABASE_BYTES:
+                self.find("database-too-large", client, f"/accessories body of {size} bytes > {MAX_DATABASE_BYTES}")
+
+    # pairings lost
+    def lost_pairings(self) -> None:
+        controller_of = {verify.client: (verify.controller_id or "").lower() for verify in self.verifies if verify.succeeded}
+        for connection in self.connections:
+            controller = controller_of.get(connection.client)
+            asked_before: list[str] = []
+            for request, response in connection.exchanges()[0]:
+                asked = request.http
+                if not request.encrypted or response is None:
+                    continue
+                items = tlv(asked) if asked.path == "/pairings" else {}
+                removes_itself = (
+                    tlv8.integer(items, tlv8.METHOD) == tlv8.METHOD_REMOVE_PAIRING
+                    and items.get(0x01, b"").decode("utf-8").lower() == controller
+                    and 0x07 not in tlv(response.http)
+                )
+                if removes_itself and asked_before and set(asked_before) <= set(REJECTING_SESSION_PATHS):
+                    self.find("pairing-removed-after-setup", connection.client, f"{controller} removed itself after only {asked_before}")
+                asked_before.append(asked.path)
+        emptied = [when for when, action, _, _ in self.timeline.events if action == "remove" and not self.stored_pairings(when)]
+        for verify in self.verifies:
+            if verify.failed_at is None or not any(when <= verify.failed_at for when in emptied):
+                continue
+            if verify.controller_id is None:
+                # Failed at M2, before the controller named itself: only a controller that was paired tries.
+                lost = not self.stored_pairings(verify.failed_at)
+            else:
+                pairing_id = verify.controller_id.lower()
+                history = [event for event in self.timeline.events if event[2] == pairing_id and event[0] <= verify.failed_at]
+                lost = (
+                    any(action == "add" for _, action, _, _ in history)
+                    and not any(action == "remove" for _, action, _, _ in history)
+                    and pairing_id not in self.stored_pairings(verify.failed_at)
+                )
+            if lost:
+                self.find("verify-after-removal", verify.client, f"pair-verify by {verify.controller_id or 'a controller'} failed after every pairing was removed")
+        for emptied_at in emptied:
+            settled = [ad for ad in self.truth["advertisements"] if ad["time"] >= emptied_at + PAIRING_CHANGE_GRACE_SECONDS]
+            # HAP-python's zeroconf still answers with the old record (sf=0) next to the new one for a while; what
+            # counts is whether the accessory ever says sf=1 again.
+            if settled and not any(ad["txt"].get("sf", "").isdigit() and int(ad["txt"]["sf"]) & 1 for ad in settled):
+                self.find("sf-not-restored", None, f"{len(settled)} advertisements after the pairings were emptied at {emptied_at:.3f}, none with sf bit 0 set")
+
+    # one accessory across captures (same device id and long-term key), compared with its previous capture
+    def across_captures(self) -> None:
+        if self.previous is None:
+            return
+        listings = [(response.time, client, body) for client, response, body in self.accessories_responses()]
+        if not listings or self.previous.database is None or not self.truth["advertisements"]:
+            return
+        _, client, body = min(listings, key=lambda listing: listing[0])
+        before, now = self.previous.database, body
+        first_number = sorted(self.truth["advertisements"], key=lambda ad: ad["time"])[0]["txt"].get("c#")
+        changed = database_structure(before) != database_structure(now)
+        if changed and first_number == self.previous.config_number:
+            self.find("config-number-not-bumped", client, f"database changed since {self.previous.scenario}, c# still {first_number}")
+        if not changed and first_number != self.previous.config_number:
+            self.find("config-number-changed-without-change", client, f"c# {self.previous.config_number} → {first_number}, database unchanged")
+        old_paths, new_paths = type_paths(before), type_paths(now)
+        moved = sorted(path for path in old_paths.keys() & new_paths.keys() if old_paths[path] != new_paths[path])
+        if moved:
+            self.find("iid-renumbered", client, f"{len(moved)} type paths kept their type but not their iids since {self.previous.scenario}")
+
+
+@dataclass(frozen=True)
+class ServiceDefinition:
+    required: frozenset[str]
+    allowed: frozenset[str]
+
+
+@dataclass(frozen=True)
+class CharacteristicDefinition:
+    formats: frozenset[str]
+    units: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The shared service/characteristic tables (catalogue/README.md), every source's view taken as valid.
+
+    Required = the listed required characteristics less any a source does not require (``-req``); allowed =
+    required and optional of every source (``+req``, ``+opt``), plus Service Signature (A5), which HomeKitADK
+    attaches to any service with service properties (HAP/HAP.h, HAPService.properties). Formats and units:
+    the table's value and every value a source gives in ``source_disagreements``.
+    """
+
+    services: dict[str, ServiceDefinition]
+    characteristics: dict[str, CharacteristicDefinition]
+
+    @classmethod
+    def load(cls) -> Catalogue:
+        services = {}
+        with open(CATALOGUE / "services.tsv", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                required = set(split_list(row["required_short_uuids"]))
+                allowed = required | set(split_list(row["optional_short_uuids"])) | {SERVICE_SIGNATURE}
+                for change in re.findall(r"([+-])(req|opt) ([0-9A-F,]+)", row["other_sources_differ"]):
+                    sign, _, members = change
+                    (allowed.update if sign == "+" else required.difference_update)(split_list(members))
+                services[row["short_uuid"]] = ServiceDefinition(frozenset(required), frozenset(allowed))
+        characteristics = {}
+        with open(CATALOGUE / "characteristics.tsv", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                disagreements = row["source_disagreements"]
+                formats = {row["format"], *disputed(disagreements, "format")}
+                units = {row["unit"], *disputed(disagreements, "unit")} - {""}
+                characteristics[row["short_uuid"]] = CharacteristicDefinition(frozenset(formats), frozenset(units))
+        return cls(services, characteristics)
+
+
+def split_list(text: str) -> list[str]:
+    return [item for item in text.split(",") if item]
+
+
+def disputed(disagreements: str, field_name: str) -> list[str]:
+    """The values sources give for ``field_name`` in a ``field: SRC=value; SRC=value | …`` cell."""
+    for part in disagreements.split(" | "):
+        name, _, values = part.partition(": ")
+        if name == field_name:
+            return [value.partition("=")[2].replace("int32", "int") for value in values.split("; ")]
+    return []
+
+
+def metadata_read(request: http.HttpMessage) -> bool:
+    """A GET /characteristics that asks for metadata, permissions or the subscription state."""
+    if request.method != "GET" or request.path != "/characteristics":
+        return False
+    query = parse_qs(urlsplit(request.start_line.split(" ")[1]).query)
+    return any(query.get(flag) == ["1"] for flag in ("meta", "perms", "ev"))
+
+
+def database_structure(body: Any) -> frozenset:
+    """What a configuration number stands for: every accessory, service and characteristic, without values."""
+    return frozenset(
+        (accessory.get("aid"), member.get("iid"), str(member.get("type", "")).upper())
+        for accessory in body.get("accessories", [])
+        for service in accessory.get("services", [])
+        for member in (service, *service.get("characteristics", []))
+    )
+
+
+def type_paths(body: Any) -> dict[tuple, tuple]:
+    """(aid, service type, its occurrence, characteristic type, its occurrence) → (service iid, characteristic iid)."""
+    paths: dict[tuple, tuple] = {}
+    for accessory in body.get("accessories", []):
+        seen_services: dict[str, int] = {}
+        for service in accessory.get("services", []):
+            service_type = short_type(str(service.get("type", ""))) or str(service.get("type", "")).upper()
+            service_index = seen_services[service_type] = seen_services.get(service_type, -1) + 1
+            seen: dict[str, int] = {}
+            for characteristic in service.get("characteristics", []):
+                kind = short_type(str(characteristic.get("type", ""))) or str(characteristic.get("type", "")).upper()
+                index = seen[kind] = seen.get(kind, -1) + 1
+                paths[(accessory.get("aid"), service_type, service_index, kind, index)] = (service.get("iid"), characteristic.get("iid"))
+    return paths
+
+
+@dataclass(frozen=True)
+class PreviousCapture:
+    """The capture of the same accessory (device id and long-term key) recorded just before this one."""
+
+    scenario: str
+    database: Any  # its last /accessories body
+    config_number: str | None  # its last advertised c#
+
+    @classmethod
+    def from_truth(cls, truth: dict[str, Any]) -> PreviousCapture:
+        database = None
+        for connection in truth["connections"]:
+            pending: list[http.HttpMessage] = []
+            for message in connection["messages"]:
+                parsed = http.parse(base64.b64decode(message["data"]))
+                if message["direction"] == CONTROLLER_TO_ACCESSORY:
+                    pending.append(parsed)
+                elif not parsed.is_event and pending:
+                    request = pending.pop(0)
+                    if request.method == "GET" and request.path == "/accessories":
+                        try:
+                            database = json_body(parsed)
+                        except ValueError:
+                            pass
+        ads = sorted(truth["advertisements"], key=lambda ad: ad["time"])
+        return cls(truth["scenario"], database, ads[-1]["txt"].get("c#") if ads else None)
 
 
 def txt_properties(wire_text: bytes) -> dict[str, str]:
@@ -616,5 +912,6 @@ def check(
     keys: dict[str, dict[str, bytes]],
     connections: list[TracedConnection],
     mdns: list[MdnsResponse],
+    previous: PreviousCapture | None = None,
 ) -> list[Finding]:
-    return Checker(truth, keys, connections, mdns).run()
+    return Checker(truth, keys, connections, mdns, previous).run()

@@ -3,14 +3,15 @@
 A scenario runs in two processes (accessory and controller, each in its own namespace) that both import
 this module and look the scenario up by name. ``accessory_hook`` and ``controller_hook`` are the places
 where a later scenario can make a peer misbehave (subclass or patch HAP-python / aiohomekit at run time)
-without touching the recording machinery.
+without touching the recording machinery. The peers are HAP-python and aiohomekit unless a scenario names
+others (``peers.py``); ``build_accessory`` and ``story`` are then written for those libraries.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from aiohomekit.controller.ip.pairing import IpPairing
 from aiohomekit.exceptions import AuthenticationError, UnpairedError
@@ -18,9 +19,10 @@ from aiohomekit.model.characteristics import CharacteristicsTypes as Types
 from pyhap.accessory import Accessory
 from pyhap.accessory_driver import AccessoryDriver
 
-from . import accessories, misbehaving
+from . import accessories, adklike, compliance, homekitpy, misbehaving
 from .netns import IPV4, IPV6, Addressing
 from .journal import Journal
+from .peers import AIOHOMEKIT, HAP_PYTHON, Peer
 from .relay import Impairment
 from .srpsearch import FIRST_TRY, PairSetupAttempt
 from .story import Database, Story
@@ -42,8 +44,10 @@ class Scenario:
     description: str
     seed: int
     accessory_name: str
-    build_accessory: Callable[[AccessoryDriver, str], Accessory]
-    story: Callable[[Story], Awaitable[None]]
+    # For HAP-python: (AccessoryDriver, name) -> Accessory, and an aiohomekit Story; other peers' scenarios
+    # pass what their peer process expects (homekitpy.py).
+    build_accessory: Callable[[AccessoryDriver, str], Accessory] | Callable[..., Any]
+    story: Callable[[Story], Awaitable[None]] | Callable[..., Any]
     addressing: Addressing = IPV4
     capture: str = TCPDUMP
     impairment: Impairment | None = None
@@ -60,6 +64,8 @@ class Scenario:
     setup_code: str = SETUP_CODE
     setup_id: str = SETUP_ID
     port: int = HAP_PORT
+    accessory_peer: Peer = HAP_PYTHON
+    controller_peer: Peer = AIOHOMEKIT
 
     @property
     def capture_suffix(self) -> str:
@@ -512,5 +518,8 @@ SCENARIOS: dict[str, Scenario] = {
             pair_setups=(PairSetupAttempt(succeeds=False), PairSetupAttempt()),
         ),
         *MISBEHAVING,
+        *compliance.scenarios(Scenario),
+        *adklike.scenarios(Scenario, PairSetupAttempt),
+        *homekitpy.scenarios(Scenario, demo_story, accessories.steady_bridge),
     )
 }

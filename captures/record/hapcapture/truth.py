@@ -12,12 +12,12 @@ import heapq
 import json
 import struct
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from . import http, tlv8
 from .journal import CONTROLLER_TO_ACCESSORY, read_journal
+from .peers import AIOHOMEKIT, HAP_PYTHON
 from .record import Recording
 from .scenarios import DUMPCAP, TCPDUMP_ANY, Scenario
 
@@ -33,18 +33,6 @@ SRP_PUBLIC_KEY_BYTES = 384
 SRP_KEY_BYTES = 64
 PCAP_LINK_TYPES = {0: "NULL", 1: "EN10MB", 101: "RAW", 113: "LINUX_SLL", 228: "IPV4", 229: "IPV6", 276: "LINUX_SLL2"}
 PAIRING_ERRORS = {1: "Unknown", 2: "Authentication", 3: "Backoff", 4: "MaxPeers", 5: "MaxTries", 6: "Unavailable", 7: "Busy"}
-
-
-def implementation(distribution: str, display: str) -> str:
-    return f"{display} {metadata.version(distribution)}"
-
-
-def accessory_implementation() -> str:
-    return implementation("HAP-python", "HAP-python")
-
-
-def controller_implementation() -> str:
-    return implementation("aiohomekit", "aiohomekit")
 
 
 def link_type(capture: Path) -> str:
@@ -159,11 +147,24 @@ class SrpRecords:
                 records.accessory[record["a_prefix"]] = record
         return records
 
-    def mismatch_cause(self, a_prefix: str) -> str | None:
+    def mismatch_cause(self, a_prefix: str, peers: tuple[str, str] = (HAP_PYTHON.name, AIOHOMEKIT.name)) -> str | None:
+        """Why a pair-setup with the right code failed, from what the (accessory, controller) ``peers`` recorded."""
         accessory = self.accessory.get(a_prefix)
         controller = self.controller.get(a_prefix)
         if accessory is None or controller is None or accessory["proof_accepted"]:
             return None
+        if peers != (HAP_PYTHON.name, AIOHOMEKIT.name):
+            short = [
+                f"{name} of {count} bytes"
+                for name, count, full in (
+                    ("B sent", accessory["b_bytes_sent"], SRP_PUBLIC_KEY_BYTES),
+                    ("S hashed by the accessory", accessory["s_bytes_used"], SRP_PUBLIC_KEY_BYTES),
+                    ("K used by the accessory", accessory["k_bytes_used"], SRP_KEY_BYTES),
+                    ("A sent", controller["a_bytes_sent"], SRP_PUBLIC_KEY_BYTES),
+                )
+                if count < full
+            ]
+            return f"{peers[0]} and {peers[1]} pad these differently: {', '.join(short)}" if short else None
         causes = []
         if accessory["b_bytes_sent"] < SRP_PUBLIC_KEY_BYTES:
             causes.append(
@@ -180,7 +181,9 @@ class SrpRecords:
         return "; ".join(causes) if causes else None
 
 
-def pairing_entries(connections: list[Connection], srp: SrpRecords, setup_code: str) -> list[dict[str, Any]]:
+def pairing_entries(
+    connections: list[Connection], srp: SrpRecords, setup_code: str, peers: tuple[str, str] = (HAP_PYTHON.name, AIOHOMEKIT.name)
+) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     for connection in connections:
         current: dict[str, Any] | None = None
@@ -217,12 +220,12 @@ def pairing_entries(connections: list[Connection], srp: SrpRecords, setup_code: 
         del entry["_started"], entry["_last_state"]
         a_prefix = entry.pop("_a_prefix", None)
         if entry["kind"] == "pair-setup" and entry["error"] == 2 and a_prefix is not None:
-            cause = srp.mismatch_cause(a_prefix)
+            cause = srp.mismatch_cause(a_prefix, peers)
             right_code = entry["note"] is not None and setup_code in entry["note"]
             if cause is not None and right_code:
                 entry["note"] = join_notes(
                     entry["note"],
-                    f"the code was right: HAP-python/aiohomekit SRP leading-zero mismatch ({cause})",
+                    f"the code was right: {peers[0]}/{peers[1]} SRP leading-zero mismatch ({cause})",
                 )
     return entries
 
@@ -291,8 +294,8 @@ def key_log(recording: Recording, accessory: list[dict], controller: list[dict],
     """One line per distinct secret, in the order the peers first computed them.
 
     Both peers log what they can reach; where both computed the same entry it appears once. The SRP
-    session key comes from the controller (aiohomekit's 64-byte K); when HAP-python derived a
-    different K for the same exchange, that one follows as a comment.
+    session key comes from the controller (its K as 64 bytes); when the accessory derived a different K
+    for the same exchange, that one follows as a comment.
     """
     entries = [r for r in accessory + controller if r["kind"] == "key"]
     for record in controller:
@@ -313,7 +316,7 @@ def key_log(recording: Recording, accessory: list[dict], controller: list[dict],
     scenario = recording.scenario
     lines = [
         f"# hapscope key log for {scenario.name}{scenario.capture_suffix}",
-        f"# accessory: {accessory_implementation()}; controller: {controller_implementation()}",
+        f"# accessory: {scenario.accessory_peer.implementation}; controller: {scenario.controller_peer.implementation}",
         "# LABEL <id> <secret>, lower-case hex; the id of the two LTPK labels is the pairing identifier text",
     ]
     seen: dict[tuple[str, str], str] = {}
@@ -330,7 +333,7 @@ def key_log(recording: Recording, accessory: list[dict], controller: list[dict],
             accessory_view = srp.accessory.get(entry["id"])
             if accessory_view is not None and accessory_view["k"] != entry["secret"]:
                 lines.append(
-                    f"# HAP-python (accessory) derived a different K for this pair-setup: {accessory_view['k']}"
+                    f"# {scenario.accessory_peer.name} (accessory) derived a different K for this pair-setup: {accessory_view['k']}"
                 )
     return KeyLog(lines=lines, conflicts=conflicts)
 
@@ -378,8 +381,8 @@ def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any]
         "schema": SCHEMA_VERSION,
         "scenario": scenario.name,
         "description": scenario.description,
-        "accessoryImplementation": accessory_implementation(),
-        "controllerImplementation": controller_implementation(),
+        "accessoryImplementation": scenario.accessory_peer.implementation,
+        "controllerImplementation": scenario.controller_peer.implementation,
         "capture": capture_name,
         "linkType": link_type(recording.capture),
         "setupCode": identity["setup_code"],
@@ -406,7 +409,9 @@ def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any]
             for record in accessory
             if record["kind"] == "advertisement"
         ],
-        "pairings": pairing_entries(connections, srp, identity["setup_code"]),
+        "pairings": pairing_entries(
+            connections, srp, identity["setup_code"], (scenario.accessory_peer.name, scenario.controller_peer.name)
+        ),
         "connections": [
             {
                 "client": connection.client,
@@ -431,16 +436,17 @@ def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any]
 
 def generated_notes(recording: Recording, accessory: list[dict], controller: list[dict]) -> list[str]:
     scenario = recording.scenario
+    accessory_name, controller_name = scenario.accessory_peer.name, scenario.controller_peer.name
     notes = [
         capture_note(scenario),
-        f"accessory {scenario.addressing.accessory} (HAP-python), controller {scenario.addressing.controller} "
-        "(aiohomekit), each in its own network namespace",
-        "messages were recorded where each sender wrote them: HAP-python's HAPServerProtocol.write (one call per "
-        "response or EVENT) and aiohomekit's send_bytes (one call per request); one message = one such write, in "
+        f"accessory {scenario.addressing.accessory} ({accessory_name}), controller {scenario.addressing.controller} "
+        f"({controller_name}), each in its own network namespace",
+        f"messages were recorded where each sender wrote them: {scenario.accessory_peer.recorded_at} and "
+        f"{scenario.controller_peer.recorded_at}; one message = one such write, in "
         "plaintext, before the sender split it into frames of at most 1024 bytes",
         "messages of one direction are in exact order; the two directions are interleaved by the senders' "
         "timestamps (same host clock)",
-        "advertisements lists every mDNS response HAP-python's zeroconf sent carrying the accessory's _hap._tcp "
+        f"advertisements lists every mDNS response {accessory_name}'s zeroconf sent carrying the accessory's _hap._tcp "
         "TXT record (announcements and answers to queries), timed when it was handed to the socket; the "
         "goodbye records (TTL 0) sent at shutdown are not listed",
         f"randomness seeded with {recording.seed} (scenario base seed {scenario.seed}): SRP secrets, ephemeral "
@@ -450,9 +456,9 @@ def generated_notes(recording: Recording, accessory: list[dict], controller: lis
     if removals:
         emptied = any(not r["remaining"] for r in removals)
         notes.append(
-            "controllers lists every pairing HAP-python stored during the capture; removed again: "
+            f"controllers lists every pairing {accessory_name} stored during the capture; removed again: "
             + ", ".join(r["pairing_id"] for r in removals)
-            + (" (HAP-python drops all pairings when the last admin is removed)" if emptied else "")
+            + (f" ({accessory_name} drops all pairings when the last admin is removed)" if emptied else "")
         )
     retries = [r for r in controller if r["kind"] == "srp-mismatch-retry"]
     if retries:

@@ -344,7 +344,37 @@ def compare_findings(truth: dict[str, Any], findings: list[rules.Finding]) -> No
     require(not missing, f"declared misbehaviours the rule check does not find: {missing}")
 
 
-def verify_scenario(directory: Path, name: str) -> str:
+def capture_start(truth: dict[str, Any]) -> float | None:
+    times = [ad["time"] for ad in truth["advertisements"]]
+    return min(times) if times else None
+
+
+def previous_capture(truth: dict[str, Any], directories: list[Path]) -> rules.PreviousCapture | None:
+    """The capture of the same accessory recorded last before this one, if the corpus holds one.
+
+    The same accessory is the same device id with the same long-term key (its pairing identity): the
+    corpus's scenarios share the device id but each has its own key, except the pairs recorded as one
+    accessory's history (config-a/config-b, config-c/config-d, renumbered-a/renumbered-b).
+    """
+    identity = {(a["deviceId"], a["ltpk"]) for a in truth["accessories"]}
+    start = capture_start(truth)
+    if start is None:
+        return None
+    best: tuple[float, dict[str, Any]] | None = None
+    for directory in directories:
+        for path in directory.glob("*.truth.json"):
+            if path.name == f"{truth['scenario']}.truth.json":
+                continue
+            other = json.loads(path.read_text())
+            other_start = capture_start(other)
+            same = identity & {(a["deviceId"], a["ltpk"]) for a in other["accessories"]}
+            if same and other_start is not None and other_start < start and (best is None or other_start > best[0]):
+                best = (other_start, other)
+    return rules.PreviousCapture.from_truth(best[1]) if best is not None else None
+
+
+def verify_scenario(directory: Path, name: str, corpus: Path | None = None) -> str:
+    """Verify one scenario in ``directory``; ``corpus`` is where earlier captures of its accessory may be."""
     truth_path = directory / f"{name}.truth.json"
     truth = json.loads(truth_path.read_text())
     check_truth_schema(truth)
@@ -380,7 +410,8 @@ def verify_scenario(directory: Path, name: str) -> str:
         findings += frame_findings
         encrypted_directions += decrypted
     opened = check_pair_setup_keys(truth, keys)
-    findings += rules.check(truth, keys, traced, mdns)
+    previous = previous_capture(truth, [directory] + ([corpus] if corpus is not None and corpus != directory else []))
+    findings += rules.check(truth, keys, traced, mdns, previous)
     compare_findings(truth, findings)
     messages = sum(len(c["messages"]) for c in truth["connections"])
     found = sorted({f.rule for f in findings})

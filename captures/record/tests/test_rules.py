@@ -42,8 +42,12 @@ def rules_found(messages: list[TimedMessage], **truth_overrides) -> list[str]:
 
 
 def accessories_body(characteristic: dict) -> bytes:
-    information = {"iid": 1, "type": "3E", "characteristics": [{"iid": iid, "type": kind, "perms": ["pr"], "format": "string", "value": "x"} for iid, kind in ((2, "14"), (3, "20"), (4, "21"), (5, "23"), (6, "30"), (7, "52"))]}
-    lightbulb = {"iid": 8, "type": "43", "characteristics": [{"iid": 9, "type": "8", "perms": ["pr", "pw", "ev"], **characteristic}]}
+    identify = {"iid": 2, "type": "14", "perms": ["pw"], "format": "bool"}
+    information = {"iid": 1, "type": "3E", "characteristics": [identify] + [{"iid": iid, "type": kind, "perms": ["pr"], "format": "string", "value": "x"} for iid, kind in ((3, "20"), (4, "21"), (5, "23"), (6, "30"), (7, "52"))]}
+    # The characteristic under test has a custom type (the catalogue rules leave those alone) unless it says otherwise.
+    custom = "6D5F0001-6B6E-4C1B-9B9E-68617073636F"
+    on = {"iid": 20, "type": "25", "perms": ["pr", "pw", "ev"], "format": "bool", "value": 1}
+    lightbulb = {"iid": 8, "type": "43", "characteristics": [{"iid": 9, "type": custom, "perms": ["pr", "pw", "ev"], **characteristic}, on]}
     return json.dumps({"accessories": [{"aid": 1, "services": [information, lightbulb]}]}).encode()
 
 

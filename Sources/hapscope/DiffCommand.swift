@@ -1,0 +1,182 @@
+import ArgumentParsing
+import Capture
+import Differences
+import HAPAnalysis
+import HAPCore
+import HAPEvents
+import HAPJSON
+import Reports
+
+extension Command {
+    static let diffValues = OptionSpec(
+        ["--values"], help: "compare characteristic values and ev too (left out by default: they change all the time)")
+    static let diffFormat = OptionSpec(
+        ["--format"], .value(name: "FORMAT"), choices: ["text", "json"], help: "the output format, text by default")
+
+    static let diff = Command(spec: CommandSpec(
+        name: "diff",
+        summary: "What changed between two accessory databases: accessories, services, characteristics, iids.",
+        usage: "[options] OLD NEW", options: [diffValues, Command.ignore, diffFormat, Options.dump, Options.keyLog, Options.noKeyLog, Options.limit,
+                                             Options.output, Options.quiet, Options.noColor, Options.help],
+        positionalName: "capture or dump", positionalKind: .file,
+        details: """
+            OLD and NEW are each a capture (the last GET /accessories of each accessory it holds,
+            decrypted with --keylog and NAME.keylog beside it) or an /accessories dump (as 'hapscope tree' reads them). Lists
+            the accessories, services and characteristics added and removed, those changed (type,
+            format, perms, metadata) and those renumbered: the same type at the same place of the
+            same accessory under another aid or iid. Elements are matched by what they are before
+            how they are numbered. Two captures are compared accessory by accessory (by device ID);
+            a single database on each side is compared whatever its accessory.
+
+            Values and ev are left out unless --values is given; --ignore PATH leaves out more, as
+            'hapscope check' does (e.g. --ignore '**.description').
+
+            exit status: 0 the databases are the same; 1 they differ; 2 usage or input error, or no
+            database in an input.
+            """)) { invocation throws(CommandFailure) in
+        let inputs = invocation.captureFiles
+        guard inputs.count == 2 else {
+            throw CommandFailure("diff compares two inputs, OLD and NEW (captures or dumps); \(inputs.count) given")
+        }
+        var ignoring: [IgnorePattern] = []
+        if !invocation.arguments.has(diffValues.key) { ignoring += ["**.value", "**.ev"].compactMap { try? IgnorePattern($0) } }
+        for text in invocation.arguments.values(Command.ignore.key) {
+            do {
+                ignoring.append(try IgnorePattern(text))
+            } catch {
+                throw CommandFailure("--ignore \(error)")
+            }
+        }
+        let configuration = try invocation.analysisConfiguration()
+        let forceDump = invocation.arguments.has(Options.dump.key)
+        let old = try DatabaseSnapshot.read(inputs[0], forceDump: forceDump, configuration: configuration)
+        let new = try DatabaseSnapshot.read(inputs[1], forceDump: forceDump, configuration: configuration)
+        let pairs = DatabaseSnapshot.pairs(old, new)
+        guard !pairs.isEmpty else {
+            throw CommandFailure("no accessory is in both \(inputs[0]) and \(inputs[1]): nothing to compare")
+        }
+        var comparisons: [(old: DatabaseSnapshot.Database, new: DatabaseSnapshot.Database, changes: [DatabaseChange])] = []
+        for (before, after) in pairs {
+            guard let comparison = AccessoryDatabaseComparison(old: before.json, new: after.json, ignoring: ignoring) else { continue }
+            comparisons.append((before, after, comparison.changes))
+        }
+        let output = try invocation.makeOutput(streaming: false)
+        if invocation.arguments.value(diffFormat.key) == "json" {
+            var writer = JSONWriter(reservingCapacity: 4096)
+            func member(_ key: String, _ text: String) {
+                writer.key(key)
+                writer.string(text)
+            }
+            writer.beginObject()
+            member("schema", EventJSON.schema)
+            member("command", "diff")
+            member("old", SystemInterface.baseName(inputs[0]))
+            member("new", SystemInterface.baseName(inputs[1]))
+            writer.key("ignored")
+            writer.write(.array(ignoring.map { .string($0.text) }))
+            writer.key("comparisons")
+            writer.beginArray()
+            for comparison in comparisons {
+                writer.beginObject()
+                member("oldSource", comparison.old.source)
+                member("newSource", comparison.new.source)
+                writer.key("changes")
+                writer.beginArray()
+                for change in comparison.changes { DifferenceJSON.write(change, into: &writer) }
+                writer.endArray()
+                writer.key("counts")
+                writer.beginObject()
+                for (kind, count) in Self.counts(comparison.changes) {
+                    writer.key(kind)
+                    writer.integer(Int64(count))
+                }
+                writer.endObject()
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            output.write(writer.text + "\n")
+        } else {
+            var lines: [String] = []
+            for comparison in comparisons {
+                lines.append("\(comparison.old.source) → \(comparison.new.source)")
+                lines += comparison.changes.map { "  " + TerminalText.sanitized($0.description) }
+                let counts = Self.counts(comparison.changes)
+                lines.append(comparison.changes.isEmpty
+                    ? "  the same accessories, services and characteristics"
+                        + (ignoring.isEmpty ? "" : " (left out: \(ignoring.map(\.text).joined(separator: ", ")))")
+                    : "\(comparison.changes.count) change(s): " + counts.map { "\($0.value) \($0.kind)" }.joined(separator: ", "))
+            }
+            output.write(lines.joined(separator: "\n") + "\n")
+        }
+        output.endOfRecord()
+        output.flush()
+        if let failure = output.failure { throw CommandFailure(failure) }
+        return comparisons.contains { !$0.changes.isEmpty } ? .findings : .success
+    }
+
+    /// Changes counted by kind, in the order the kinds are listed.
+    private static func counts(_ changes: [DatabaseChange]) -> [(kind: String, value: Int)] {
+        [DatabaseChange.Kind.added, .removed, .renumbered, .changed].compactMap { kind in
+            let count = changes.count { $0.kind == kind }
+            return count == 0 ? nil : (kind.rawValue, count)
+        }
+    }
+}
+
+/// The accessory databases one input of `diff` holds: a dump's, or each accessory's last
+/// `/accessories` in a capture.
+struct DatabaseSnapshot {
+    struct Database {
+        /// The device ID, or nil for a dump.
+        let accessory: String?
+        let json: JSONValue
+        /// `config-a.pcap, accessory 1A:2B:3C:4D:5E:6F, /accessories in packet #37`.
+        let source: String
+    }
+
+    let databases: [Database]
+
+    static func read(_ path: String, forceDump: Bool, configuration: AnalysisConfiguration) throws(CommandFailure) -> DatabaseSnapshot {
+        let name = SystemInterface.baseName(path)
+        if forceDump || DumpInput.isDump(path) {
+            let dump = try DumpInput.database(path, limits: configuration.limits.json)
+            return DatabaseSnapshot(databases: [Database(accessory: nil, json: dump.database.json, source: name)])
+        }
+        let collector = LastDatabases()
+        do {
+            AnalysisPipeline(configuration: configuration, consumers: [collector]).run(try CaptureFileReader(files: [path]))
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        guard !collector.databases.isEmpty else {
+            throw CommandFailure("\(path): no GET /accessories response could be read (an encrypted session needs its key log)")
+        }
+        return DatabaseSnapshot(databases: collector.order.compactMap { key in
+            collector.databases[key].map { Database(accessory: key, json: $0.json, source: "\(name), accessory \(key), "
+                + "/accessories in packet #\($0.packet)") }
+        })
+    }
+
+    /// The databases to compare: a single one on each side whatever its accessory, else those
+    /// of the same accessory.
+    static func pairs(_ old: DatabaseSnapshot, _ new: DatabaseSnapshot) -> [(Database, Database)] {
+        if old.databases.count == 1, new.databases.count == 1 { return [(old.databases[0], new.databases[0])] }
+        return old.databases.compactMap { before in
+            new.databases.first { $0.accessory != nil && $0.accessory == before.accessory }.map { (before, $0) }
+        }
+    }
+
+    /// Keeps the last readable `/accessories` of each accessory, by device ID (or endpoint).
+    private final class LastDatabases: HAPEventConsumer {
+        var databases: [String: (json: JSONValue, packet: Int)] = [:]
+        var order: [String] = []
+
+        func consume(_ event: HAPEvent) {
+            guard case .accessoryDatabase(let database) = event.kind, let json = database.database?.json else { return }
+            let key = database.deviceID?.uppercased() ?? database.connection.accessory.description
+            if databases[key] == nil { order.append(key) }
+            databases[key] = (json, event.packet?.number ?? 0)
+        }
+    }
+}
