@@ -22,7 +22,7 @@ public struct RecordedAnalysis: Sendable {
             var lines = try capture.keyLogLines().filter(keyLogFilter)
             if corruptKeys {
                 lines = lines.map { line in
-                    guard !line.contains("_LTPK"), let last = line.last, let digit = last.hexDigitValue else { return line }
+                    guard !line.contains("_LTPK"), !line.hasPrefix("SESSION_ENDPOINTS"), let last = line.last, let digit = last.hexDigitValue else { return line }
                     return String(line.dropLast()) + String(digit ^ 1, radix: 16)
                 }
             }

@@ -115,15 +115,39 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
         try JSONDocument(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: truthPath)))).root
     }
 
-    /// The truth's messages per connection (client endpoint) and direction, in the order sent.
+    /// The truth's messages per connection (client endpoint) and direction, in the order sent:
+    /// those the capture holds whole (a capture that starts mid-session misses the first ones, and
+    /// may hold only the end of one, `"captured": "partial"`).
     public func truthMessages() throws -> [String: [HAPDirection: [[UInt8]]]] {
         var result: [String: [HAPDirection: [[UInt8]]]] = [:]
         for connection in try truth()["connections"]?.arrayValue ?? [] {
             guard let client = connection["client"]?.stringValue else { continue }
             for message in connection["messages"]?.arrayValue ?? [] {
-                guard let direction = message["direction"]?.stringValue.flatMap(HAPDirection.init(rawValue:)),
+                guard message["captured"]?.stringValue ?? "whole" == "whole",
+                      let direction = message["direction"]?.stringValue.flatMap(HAPDirection.init(rawValue:)),
                       let data = message["data"]?.stringValue.flatMap(Base64.decode) else { continue }
                 result[client, default: [:]][direction, default: []].append(data)
+            }
+        }
+        return result
+    }
+
+    /// Where a capture that starts mid-session joined each direction of a connection already
+    /// encrypted: the direction's first whole frame's counter, and the bytes before it.
+    public struct CaptureStart: Sendable, Hashable {
+        public let firstFrameCounter: UInt64
+        public let skippedBytes: Int
+    }
+
+    /// The truth's `captureStart` of every connection that has one, by client endpoint.
+    public func captureStarts() throws -> [String: [HAPDirection: CaptureStart]] {
+        var result: [String: [HAPDirection: CaptureStart]] = [:]
+        for connection in try truth()["connections"]?.arrayValue ?? [] {
+            guard let client = connection["client"]?.stringValue, let start = connection["captureStart"] else { continue }
+            for direction in HAPDirection.allCases {
+                guard let entry = start[direction.rawValue], let counter = entry["firstFrameCounter"]?.numberValue?.uint64Value,
+                      let skipped = entry["skippedBytes"]?.numberValue?.int64Value else { continue }
+                result[client, default: [:]][direction] = CaptureStart(firstFrameCounter: counter, skippedBytes: Int(skipped))
             }
         }
         return result
