@@ -76,8 +76,6 @@ def test_the_peers_said_nothing_about_the_exporters(session):
     assert "hapkeylog" not in session.controller_stderr
 
 
-@pytest.mark.xfail(strict=True, reason="hapscope does not yet use SESSION_ENDPOINTS to decrypt a session "
-                   "whose pair-verify is not in the capture (the lead's Swift part of issue 16)")
 def test_a_capture_started_after_pair_verify_decrypts_with_the_endpoints(session, tmp_path):
     whole = harness.analyse(session.capture, [])
     late = tmp_path / "late.pcap"
