@@ -65,7 +65,7 @@ struct CaptureHistoryPolicy: AuditPolicy {
         case .pairingExchange(let exchange):
             guard let key = exchange.accessoryLTPK, let accessory = context.accessoryKey(of: exchange.connection.id) else { return }
             update(accessory) { $0.longTermKey = key }
-        case .accessoryDatabase(let database):
+        case .accessoryDatabase(let database) where database.source == .response:
             guard let packet = event.packet, let json = database.database?.json,
                   let accessory = context.accessoryKey(of: database.connection.id) else { return }
             update(accessory) { appearance in

@@ -84,7 +84,8 @@ struct DatabasePolicy: AuditPolicy {
 
     mutating func observe(_ event: HAPEvent, in context: AuditContext, findings: inout FindingLedger) {
         switch event.kind {
-        case .accessoryDatabase(let database):
+        // A database from elsewhere (an earlier file, --accessories) is audited where it was read.
+        case .accessoryDatabase(let database) where database.source == .response:
             accessoryDatabase(database, packet: event.packet, in: context, findings: &findings)
         case .databaseDump(let dump):
             databaseDump(dump, findings: &findings)

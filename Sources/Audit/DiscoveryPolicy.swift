@@ -51,7 +51,7 @@ struct DiscoveryPolicy: AuditPolicy {
             default:
                 break
             }
-        case .accessoryDatabase(let database):
+        case .accessoryDatabase(let database) where database.source == .response:
             guard let packet = event.packet else { return }
             checkConfigurationNumber(database, at: packet, in: context, findings: &findings)
         case .connectionClosed(let summary):

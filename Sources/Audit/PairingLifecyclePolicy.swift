@@ -41,7 +41,7 @@ struct PairingLifecyclePolicy: AuditPolicy {
             guard http.encrypted, http.direction == .controllerToAccessory, let line = http.message.requestLine,
                   sessions[http.connection.id] != nil || sessions.count < maximumRememberedValues else { return }
             sessions[http.connection.id, default: SessionRequests()].targets.append("\(line.method) \(HAPRequestTarget(line.target).path)")
-        case .accessoryDatabase(let database):
+        case .accessoryDatabase(let database) where database.source == .response:
             sessions[database.connection.id]?.lastDatabase = event.packet
         case .pairingExchange(let exchange):
             guard let packet = event.packet else { return }

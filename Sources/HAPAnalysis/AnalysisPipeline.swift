@@ -46,6 +46,7 @@ public final class AnalysisPipeline {
     public func inputOpened(name: String, linkType: LinkType) {
         reportAnnouncedInput(firstPacketTime: nil)
         announcedInput = (name, linkType)
+        context.currentInput = name
     }
 
     private func reportAnnouncedInput(firstPacketTime: Timestamp?) {

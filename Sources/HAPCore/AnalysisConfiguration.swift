@@ -17,6 +17,8 @@ public struct AnalysisConfiguration: Sendable {
     /// rebuild the capture (the decrypted-capture export). Off by default: it copies every
     /// frame's plaintext.
     public var emitsDecryptedData: Bool
+    /// Databases for captures that hold no `/accessories` (`--accessories`).
+    public var suppliedDatabases: [SuppliedDatabase] = []
 
     public init(
         keyLog: KeyLog = KeyLog(), setupCode: SetupCode? = nil, setupID: SetupID? = nil,

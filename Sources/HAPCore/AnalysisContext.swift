@@ -11,7 +11,9 @@ package final class AnalysisContext {
     /// (lower-cased: HAP compares identifiers without regard to case).
     package var accessoryLTPKs: [String: [UInt8]] = [:]
     package var controllerLTPKs: [String: [UInt8]] = [:]
-    package var databases = AccessoryDatabases()
+    package var databases: AccessoryDatabases
+    /// The input file being read, once one is open.
+    package var currentInput: String?
     /// The key log's sessions, for connections whose pair-verify is not in the capture.
     package var keyLogSessions: KeyLogSessions
     package var summary = InputSummary()
@@ -20,6 +22,7 @@ package final class AnalysisContext {
     package init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
         self.configuration = configuration
         self.keyLogSessions = KeyLogSessions(configuration.keyLog)
+        self.databases = AccessoryDatabases(supplied: configuration.suppliedDatabases)
         self.sink = sink
     }
 

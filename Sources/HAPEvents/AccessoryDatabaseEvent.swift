@@ -13,11 +13,27 @@ public struct AccessoryDatabaseEvent: Sendable {
     /// Changes from the previous database of the same accessory; nil for the first.
     public let diff: AccessoryDatabaseDiff?
     public let bodyByteCount: Int
+    /// Where the database came from.
+    public let source: Source
+
+    /// Where an accessory database came from: the reports say so whenever it is not the
+    /// connection's own response.
+    public enum Source: Sendable, Hashable {
+        /// An `/accessories` response in the input being read.
+        case response
+        /// The `/accessories` response of an earlier input file of the run, named: this
+        /// capture holds none for the accessory.
+        case earlierInput(String)
+        /// Given with `--accessories`, named as the user gave it (a dump, or a capture with
+        /// where in it).
+        case supplied(String)
+    }
 
     public init(
         connection: ConnectionInfo, deviceID: String?, database: AccessoryDatabase?, error: DecodeError?,
-        diff: AccessoryDatabaseDiff?, bodyByteCount: Int
+        diff: AccessoryDatabaseDiff?, bodyByteCount: Int, source: Source = .response
     ) {
+        self.source = source
         self.connection = connection
         self.deviceID = deviceID
         self.database = database

@@ -61,11 +61,33 @@ public final class CaptureModel: HAPEventConsumer {
         public var advertisements = 0
         public var firstSeen: PacketInfo?
         public var database: AccessoryDatabase?
+        /// Where the database came from: a response in this capture, or elsewhere when the
+        /// capture holds none.
+        public var databaseSource: AccessoryDatabaseEvent.Source?
+        /// The `/accessories` responses read from the accessory in the capture.
         public var databaseVersions = 0
         public var lastDatabaseDiff: AccessoryDatabaseDiff?
         public var connectionIDs: [Int] = []
         /// Reads, writes and events per characteristic, with the last value seen.
         public var characteristics: [CharacteristicID: CharacteristicRecord] = [:]
+
+        /// Takes in what was recorded under another key for the same accessory.
+        mutating func absorb(_ other: Accessory) {
+            for endpoint in other.endpoints where !endpoints.contains(endpoint) { endpoints.append(endpoint) }
+            connectionIDs = (connectionIDs + other.connectionIDs.filter { !connectionIDs.contains($0) }).sorted()
+            if let seen = other.firstSeen, firstSeen.map({ seen.number < $0.number }) ?? true { firstSeen = seen }
+            if database == nil || (databaseSource != .response && other.databaseSource == .response) {
+                database = other.database ?? database
+                databaseSource = other.databaseSource ?? databaseSource
+            }
+            databaseVersions += other.databaseVersions
+            lastDatabaseDiff = lastDatabaseDiff ?? other.lastDatabaseDiff
+            characteristics.merge(other.characteristics) { mine, theirs in
+                CharacteristicRecord(name: mine.name ?? theirs.name, reads: mine.reads + theirs.reads, writes: mine.writes + theirs.writes,
+                                     events: mine.events + theirs.events, lastValue: mine.lastValue ?? theirs.lastValue,
+                                     lastStatus: mine.lastStatus ?? theirs.lastStatus)
+            }
+        }
 
         /// The name from the accessory database's Accessory Information, else the mDNS name.
         public var name: String? {
@@ -154,8 +176,11 @@ public final class CaptureModel: HAPEventConsumer {
             guard let new = database.database else { return }
             let key = database.deviceID ?? database.connection.accessory.description
             let index = accessoryIndex[key] ?? addAccessory(key: key, deviceID: database.deviceID, packet: event.packet)
+            // A response replaces what an earlier file or --accessories gave; never the reverse.
+            guard database.source == .response || accessories[index].databaseSource != .response else { return }
             accessories[index].database = new
-            accessories[index].databaseVersions += 1
+            accessories[index].databaseSource = database.source
+            if database.source == .response { accessories[index].databaseVersions += 1 }
             if let diff = database.diff, !diff.isEmpty { accessories[index].lastDatabaseDiff = diff }
         case .characteristic(let activity):
             counts.characteristicActivity[activity.kind, default: 0] += 1
@@ -198,6 +223,7 @@ public final class CaptureModel: HAPEventConsumer {
             }
         }
         accessories[index] = accessory
+        absorbAccessoriesKnownByEndpoint(into: index)
     }
 
     private func record(_ activity: CharacteristicActivity, packet: PacketInfo?) {
@@ -231,6 +257,25 @@ public final class CaptureModel: HAPEventConsumer {
         let index = accessoryIndex[deviceID] ?? addAccessory(key: deviceID, deviceID: deviceID, packet: nil)
         if !accessories[index].endpoints.contains(connection.accessory) { accessories[index].endpoints.append(connection.accessory) }
         if !accessories[index].connectionIDs.contains(connection.id) { accessories[index].connectionIDs.append(connection.id) }
+        absorbAccessoriesKnownByEndpoint(into: index)
+    }
+
+    /// A connection already running when the capture began shows no device ID, so its accessory
+    /// is first known by its endpoint; once an advertisement or another connection ties that
+    /// endpoint to a device ID, the two are one accessory, and the endpoint keeps leading to it.
+    private func absorbAccessoriesKnownByEndpoint(into index: Int) {
+        guard accessories[index].deviceID != nil else { return }
+        var target = index
+        for endpoint in accessories[target].endpoints {
+            let key = endpoint.description
+            guard let other = accessoryIndex[key], other != target, accessories[other].deviceID == nil else { continue }
+            let absorbed = accessories.remove(at: other)
+            if other < target { target -= 1 }
+            for (key, position) in accessoryIndex where position >= other {
+                accessoryIndex[key] = position == other ? target : position - 1
+            }
+            accessories[target].absorb(absorbed)
+        }
     }
 
     private func updateConnection(_ id: Int, _ update: (inout Connection) -> Void) {

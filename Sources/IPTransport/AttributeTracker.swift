@@ -8,9 +8,12 @@ import WireParsing
 /// The accessory database and the characteristics of one HAP-over-IP connection: `/accessories`
 /// responses become `accessoryDatabase` events, `/characteristics` reads, writes and EVENTs
 /// become `characteristic` events typed by the database the run knows for the accessory.
-struct AttributeTracker {
+final class AttributeTracker {
     private let context: AnalysisContext
     private let info: ConnectionInfo
+    /// Whether a database not read on this connection's input was announced, so that reports
+    /// can say where the connection's database came from.
+    private var announcedBorrowedDatabase = false
 
     init(context: AnalysisContext, connection: ConnectionInfo) {
         self.context = context
@@ -18,7 +21,8 @@ struct AttributeTracker {
     }
 
     /// The key the accessory's database is kept under: its device id, else its address.
-    private func databaseKey(deviceID: String?) -> String { deviceID ?? info.accessory.description }
+    /// HAP compares device IDs without regard to case.
+    private func databaseKey(deviceID: String?) -> String { deviceID?.uppercased() ?? info.accessory.description }
 
     // MARK: The accessory database
 
@@ -45,7 +49,7 @@ struct AttributeTracker {
             }
         }
         let previous = context.databases[key]?.database
-        if let database { context.databases.store(database, body: Array(message.body), for: key) }
+        if let database { context.databases.store(database, body: Array(message.body), for: key, accessory: info.accessory, input: context.currentInput) }
         context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
             connection: info, deviceID: deviceID, database: database, error: failure,
             diff: database.flatMap { new in previous.map { AccessoryDatabaseDiff(from: $0, to: new) } },
@@ -58,7 +62,7 @@ struct AttributeTracker {
     func readResponse(_ message: HTTPMessage, for request: PendingRequest, deviceID: String?, packet: PacketInfo) {
         guard let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self, kind: .readResponse, request: request)
         else { return }
-        let database = database(deviceID: deviceID)
+        let database = database(deviceID: deviceID, packet: packet)
         for entry in response.entries {
             activity(.read, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
         }
@@ -67,7 +71,7 @@ struct AttributeTracker {
     /// HAP: an `EVENT/1.0` notification: one event per entry.
     func event(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
         guard let event = decodeBody(message, packet: packet, as: CharacteristicEvent.self, kind: .event) else { return }
-        let database = database(deviceID: deviceID)
+        let database = database(deviceID: deviceID, packet: packet)
         for entry in event.entries {
             activity(.event, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
         }
@@ -83,7 +87,7 @@ struct AttributeTracker {
             for entry in response.entries { statuses[entry.id] = entry.status }
         }
         let failedWhole = ![HTTPStatus.noContent, .multiStatus, .ok].contains(message.status)
-        let database = database(deviceID: deviceID)
+        let database = database(deviceID: deviceID, packet: packet)
         for entry in writes.entries {
             let status = failedWhole ? HAPStatus.unableToCommunicate : statuses[entry.id]
             if entry.value != nil {
@@ -98,7 +102,7 @@ struct AttributeTracker {
 
     /// The writes of a request the accessory never answered, when the connection ended.
     func unansweredWrites(_ request: PendingRequest, deviceID: String?, packet: PacketInfo) {
-        let database = database(deviceID: deviceID)
+        let database = database(deviceID: deviceID, packet: packet)
         for entry in request.writes?.entries ?? [] where entry.value != nil {
             activity(.write, entry.id, value: entry.value, status: nil, deviceID: deviceID, packet: packet, database: database,
                      request: request, answered: false)
@@ -119,9 +123,18 @@ struct AttributeTracker {
             timedWrite: request?.timedWrite ?? false, requestPacket: request?.packet, answered: answered)), packet)
     }
 
-    /// The accessory database this connection's characteristics are typed against.
-    private func database(deviceID: String?) -> AccessoryDatabase? {
-        context.databases[databaseKey(deviceID: deviceID)]?.database
+    /// The accessory database this connection's characteristics are typed against; one this
+    /// connection's input did not read (an earlier file's, or one supplied) is announced once,
+    /// with where it came from.
+    private func database(deviceID: String?, packet: PacketInfo) -> AccessoryDatabase? {
+        guard let (database, source) = context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
+        else { return nil }
+        if source != .response, !announcedBorrowedDatabase {
+            announcedBorrowedDatabase = true
+            context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
+                connection: info, deviceID: deviceID, database: database, error: nil, diff: nil, bodyByteCount: 0, source: source)), packet)
+        }
+        return database
     }
 
     /// Decodes a JSON body in place, reporting a failure as a problem naming the packet, with the

@@ -7,6 +7,8 @@ extension EventJSON {
         writeConnection(event.connection, into: &writer)
         writer.member("deviceID", event.deviceID)
         writer.member("bodyLength", event.bodyByteCount)
+        writer.member("source", event.source.jsonName)
+        writer.member("sourceName", event.source.origin)
         if let error = event.error {
             writer.key("error")
             writer.beginObject()

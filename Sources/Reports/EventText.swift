@@ -157,6 +157,9 @@ enum EventText {
             return "/accessories body (\(event.bodyByteCount) bytes) unreadable: " + TerminalText.sanitized(error.description)
         }
         guard let database = event.database else { return "/accessories" }
+        if let borrowed = event.source.wording {
+            return "no /accessories in this capture for \(event.connection.accessory): typed by \(borrowed)"
+        }
         let services = database.accessories.reduce(0) { $0 + $1.services.count }
         let characteristics = database.accessories.reduce(0) { $0 + $1.services.reduce(0) { $0 + $1.characteristics.count } }
         var text = "/accessories: \(database.accessories.count) accessories, \(services) services, \(characteristics) characteristics"

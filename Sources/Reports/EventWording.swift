@@ -82,3 +82,31 @@ extension SessionStartEvent {
     /// Why (a direction of) the session stays encrypted, in words; nil when both are decrypted.
     var undecryptableWording: String? { undecryptableBecause?.wording }
 }
+
+extension AccessoryDatabaseEvent.Source {
+    /// Where a database not read from this capture came from; nil for one that was.
+    var wording: String? {
+        switch self {
+        case .response: nil
+        case .earlierInput(let name): "the database read in \(TerminalText.sanitized(name)), earlier in this run"
+        case .supplied(let source): "the database given with --accessories: \(TerminalText.sanitized(source))"
+        }
+    }
+
+    /// The JSON `source` member: absent for a response in the capture, as most databases are.
+    var jsonName: String? {
+        switch self {
+        case .response: nil
+        case .earlierInput: "earlier-input"
+        case .supplied: "supplied"
+        }
+    }
+
+    /// The file (and, for a capture, accessory and packet) a borrowed database came from.
+    var origin: String? {
+        switch self {
+        case .response: nil
+        case .earlierInput(let name), .supplied(let name): name
+        }
+    }
+}

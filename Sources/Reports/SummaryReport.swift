@@ -117,6 +117,8 @@ public final class SummaryReport: CaptureReport {
         writer.member("advertisements", accessory.advertisements)
         writer.member("firstSeenPacket", accessory.firstSeen?.number)
         writer.member("databaseVersions", accessory.databaseVersions)
+        writer.member("databaseSource", accessory.databaseSource?.jsonName ?? nil)
+        writer.member("databaseSourceName", accessory.databaseSource?.origin)
         writer.array("connections", accessory.connectionIDs) { writer, id in writer.integer(Int64(id)) }
         writer.objects("characteristics", accessory.characteristics.sorted { $0.key < $1.key }) { writer, entry in
             writer.member("characteristic", entry.key.description)

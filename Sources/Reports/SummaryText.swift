@@ -95,6 +95,10 @@ struct SummaryText {
             ]
         }
         lines += Self.aligned(rows, indent: "  ")
+        for accessory in model.accessories.prefix(limit) {
+            guard let borrowed = accessory.databaseSource?.wording else { continue }
+            lines.append("  " + TerminalText.sanitized(accessory.name ?? accessory.key) + ": no /accessories in this capture; typed by " + borrowed)
+        }
         lines += more(model.accessories.count, "discover")
         return lines
     }

@@ -29,7 +29,7 @@ public final class TreeReport: CaptureReport {
     }
 
     enum Source {
-        case capture(packet: PacketInfo?, connection: ConnectionInfo, deviceID: String?)
+        case capture(packet: PacketInfo?, connection: ConnectionInfo, deviceID: String?, from: AccessoryDatabaseEvent.Source)
         case file(String)
     }
 
@@ -42,9 +42,12 @@ public final class TreeReport: CaptureReport {
     public func take(_ event: HAPEvent) {
         guard case .accessoryDatabase(let database) = event.kind else { return }
         let key = database.deviceID ?? database.connection.accessory.description
-        let source = Source.capture(packet: event.packet, connection: database.connection, deviceID: database.deviceID)
+        let source = Source.capture(packet: event.packet, connection: database.connection, deviceID: database.deviceID, from: database.source)
         if let index = indexByKey[key] {
-            trees[index].versions += 1
+            // A response replaces what an earlier file or --accessories gave; never the reverse.
+            let hadResponse = if case .capture(_, _, _, .response) = trees[index].source { true } else { false }
+            if database.source != .response, hadResponse { return }
+            trees[index].versions = hadResponse ? trees[index].versions + 1 : 1
             // A body that could not be read leaves the last good tree in place, with the error noted.
             if let new = database.database {
                 trees[index].database = new
@@ -104,10 +107,13 @@ public final class TreeReport: CaptureReport {
         let style = settings.style
         let name = tree.database?.accessories.first?.name.map(TerminalText.sanitized) ?? "accessory"
         switch tree.source {
-        case .capture(let packet, let connection, let deviceID):
+        case .capture(let packet, let connection, let deviceID, let from):
             var text = style.paint(name, .heading)
             if let deviceID { text += "  " + TerminalText.sanitized(deviceID) }
             text += "  \(connection.accessory)"
+            if let borrowed = from.wording {
+                return text + style.paint("  no /accessories in this capture; \(borrowed), first used on #\(connection.id)", .dim)
+            }
             var origin = "/accessories"
             if let packet { origin += " at #\(packet.number) (\(clock.relativeText(packet.timestamp)))" }
             origin += " on #\(connection.id)"
@@ -123,10 +129,12 @@ public final class TreeReport: CaptureReport {
 
     private func writeTree(_ tree: Tree, into writer: inout JSONWriter) {
         switch tree.source {
-        case .capture(let packet, let connection, let deviceID):
+        case .capture(let packet, let connection, let deviceID, let from):
             writer.packetMembers(packet, clock: clock)
             EventJSON.writeConnection(connection, into: &writer)
             writer.member("deviceID", deviceID)
+            writer.member("source", from.jsonName)
+            writer.member("sourceName", from.origin)
             writer.member("bodyLength", tree.bodyLength)
             writer.member("versions", tree.versions)
         case .file(let file):

@@ -68,7 +68,34 @@ struct Invocation {
         for limit in arguments.values(Options.limit.key) {
             try LimitOption.apply(limit, to: &configuration.limits)
         }
+        configuration.suppliedDatabases = try suppliedDatabases(configuration)
         return configuration
+    }
+
+    /// The databases of every `--accessories` file: a dump's, or each accessory's last
+    /// `/accessories` in a capture, read with the run's key logs and the one beside it. A dump
+    /// names no accessory and so serves any: two of them would leave it to chance which one
+    /// types a connection.
+    private func suppliedDatabases(_ configuration: AnalysisConfiguration) throws(CommandFailure) -> [SuppliedDatabase] {
+        let paths = arguments.values(Options.accessories.key)
+        let dumps = paths.filter(DumpInput.isDump)
+        guard dumps.count <= 1 else {
+            throw CommandFailure("--accessories: \(dumps.joined(separator: ", ")) are dumps, which name no accessory; give one, "
+                + "or captures, whose databases are matched by device ID")
+        }
+        var supplied: [SuppliedDatabase] = []
+        for path in paths {
+            var reading = configuration
+            if !DumpInput.isDump(path), !arguments.has(Options.noKeyLog.key), let keyLog = Self.keyLogBeside(path) {
+                reading.keyLog.merge(try Self.readKeyLog(keyLog))
+            }
+            do {
+                supplied += try DatabaseSnapshot.read(path, forceDump: false, configuration: reading).databases.map(\.supplied)
+            } catch {
+                throw CommandFailure("--accessories \(error.message)")
+            }
+        }
+        return supplied
     }
 
     /// Says on standard error which key logs were found beside the captures, once the captures
@@ -112,14 +139,19 @@ struct Invocation {
     private func besideKeyLogs(excluding given: [String]) -> [(capture: String, keyLog: String)] {
         let known = Set(given.map(SystemInterface.canonicalPath))
         var found: [(String, String)] = []
-        for capture in captureFiles where capture != "-" {
-            guard let suffix = [".pcapng", ".pcap", ".cap"].first(where: capture.hasSuffix) else { continue }
-            let keyLog = String(capture.dropLast(suffix.count)) + ".keylog"
-            guard SystemInterface.fileExists(keyLog), !known.contains(SystemInterface.canonicalPath(keyLog)),
+        for capture in captureFiles {
+            guard let keyLog = Self.keyLogBeside(capture), !known.contains(SystemInterface.canonicalPath(keyLog)),
                   !found.contains(where: { $0.1 == keyLog }) else { continue }
             found.append((capture, keyLog))
         }
         return found
+    }
+
+    /// `NAME.keylog` for `NAME.pcap`, `NAME.pcapng` or `NAME.cap`, when it exists.
+    private static func keyLogBeside(_ capture: String) -> String? {
+        guard capture != "-", let suffix = [".pcapng", ".pcap", ".cap"].first(where: capture.hasSuffix) else { return nil }
+        let keyLog = String(capture.dropLast(suffix.count)) + ".keylog"
+        return SystemInterface.fileExists(keyLog) ? keyLog : nil
     }
 
     /// One key log file, parsed.

@@ -35,6 +35,9 @@ enum Options {
     static let duration = OptionSpec(
         ["--duration"], .value(name: "TIME"), help: "with -i: stop after TIME (30, 30s, 500ms, 5m, 1h)")
     static let verbose = OptionSpec(["-v", "--verbose"], help: "show more detail (see below)")
+    static let accessories = OptionSpec(
+        ["--accessories"], .value(name: "FILE"), valueKind: .file, repeatable: true,
+        help: "type characteristics by the /accessories in FILE (a dump, or an earlier capture) when the capture holds none")
     static let dump = OptionSpec(
         ["--dump"], help: "read every input as an /accessories JSON dump, standard input included")
     static let help = OptionSpec(["-h", "--help"], help: "show this help")
@@ -42,7 +45,7 @@ enum Options {
 
     /// What every command that analyses a capture takes.
     static let analysis: [OptionSpec] = [
-        read, interface, count, duration, keyLog, noKeyLog, filter, setupCode, setupID, showKeys, limit, format, output, quiet,
+        read, interface, count, duration, keyLog, noKeyLog, accessories, filter, setupCode, setupID, showKeys, limit, format, output, quiet,
         noColor, noProgress, help,
     ]
 

@@ -24,6 +24,7 @@ extension HTMLReportBuilder {
         html.element("h3", text: limits.clipped((device.name ?? "Accessory") + (device.deviceID.map { " — " + $0 } ?? "")))
         var facts = "\(HTMLFormat.count(database.accessories.count, "accessory", "accessories")) in the database"
         if device.databaseVersions > 1 { facts += "; the last of \(device.databaseVersions) /accessories responses" }
+        if let borrowed = device.databaseSource?.wording { facts += "; no /accessories in this capture, so \(borrowed)" }
         html.element("p", ["class": "muted"], text: facts + ".")
         if let diff = device.lastDatabaseDiff {
             html.element("details") { html in
