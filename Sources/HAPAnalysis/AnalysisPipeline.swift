@@ -105,6 +105,7 @@ public final class AnalysisPipeline {
         if let code = context.configuration.setupCode {
             context.summary.setupCode = SetupCodeFact(code: code.text, forbiddenBecause: code.forbiddenReason?.description)
         }
+        context.drainHeldEvents()
         context.emit(.inputEnded(context.summary), nil)
     }
 

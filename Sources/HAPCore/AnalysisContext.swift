@@ -17,6 +17,7 @@ package final class AnalysisContext {
     /// The key log's sessions, for connections whose pair-verify is not in the capture.
     package var keyLogSessions: KeyLogSessions
     package var summary = InputSummary()
+    private var order = CaptureOrderBuffer()
     private let sink: (HAPEvent) -> Void
 
     package init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
@@ -30,7 +31,28 @@ package final class AnalysisContext {
     package var limits: AnalysisLimits { configuration.limits }
 
     package func emit(_ kind: HAPEvent.Kind, _ packet: PacketInfo?) {
-        sink(HAPEvent(packet: packet, kind: kind))
+        let event = HAPEvent(packet: packet, kind: kind)
+        if order.isPassingThrough {
+            sink(event)
+        } else {
+            order.take(event).forEach(sink)
+        }
+    }
+
+    /// A connection holds packets from `packet` on, to replay them: events after it wait, so
+    /// that the stream stays in capture order (`CaptureOrderBuffer`).
+    package func hold(_ hold: CaptureOrderBuffer.Hold, from packet: PacketInfo) {
+        order.hold(hold, from: packet)
+    }
+
+    /// The holder replayed what it held, or gave up.
+    package func release(_ hold: CaptureOrderBuffer.Hold) {
+        order.release(hold).forEach(sink)
+    }
+
+    /// The run is ending: whatever still waits leaves.
+    package func drainHeldEvents() {
+        order.drain().forEach(sink)
     }
 
     package func accessoryLTPK(_ pairingID: String) -> [UInt8]? {

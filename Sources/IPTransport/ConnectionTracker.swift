@@ -51,6 +51,7 @@ final class ConnectionTracker: TCPStreamDelegate {
         let first = Self.firstBytes(of: held)
         let heldBytes = held.reduce(0) { $0 + $1.bytes.count }
         guard ConnectionRecognition.isDecisive(first) || heldBytes >= ConnectionRecognition.window else {
+            context.hold(CaptureOrderBuffer.Hold(connection: connection.id, .recognition), from: held[0].packet)
             undecided[connection.id] = held
             return
         }
@@ -85,6 +86,7 @@ final class ConnectionTracker: TCPStreamDelegate {
             }
             settle(trial, verdict, connection)
         }
+        context.release(CaptureOrderBuffer.Hold(connection: connection.id, .recognition))
     }
 
     private func replay(_ held: [HeldChunk], to hap: HAPConnection) {
@@ -96,14 +98,17 @@ final class ConnectionTracker: TCPStreamDelegate {
     /// Acts on a key trial's verdict: the connection starts as HAP with what the trial held, or
     /// is ignored.
     private func settle(_ trial: SessionKeyTrial, _ verdict: SessionKeyTrial.Verdict, _ connection: TCPConnection) {
+        let hold = CaptureOrderBuffer.Hold(connection: connection.id, .keyTrial)
         switch verdict {
         case .undecided:
-            return
+            if let first = trial.held.first { context.hold(hold, from: first.packet) }
         case .notHAP:
             trials.removeValue(forKey: connection.id)
             ignored.insert(connection.id)
+            context.release(hold)
         case .hap(let controllerSends, let session):
             trials.removeValue(forKey: connection.id)
+            defer { context.release(hold) }
             guard let first = trial.held.first else { return }
             let hap = open(connection, controllerSends: controllerSends, recognisedBy: .sessionKey, packet: first.packet)
             hap.startedEncryptedBeforeCapture(packet: first.packet, preferring: session)

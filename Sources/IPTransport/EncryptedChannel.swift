@@ -76,6 +76,9 @@ final class EncryptedChannel {
     /// Whether the direction's frames are still being looked for.
     var isJoining: Bool { joiner != nil }
 
+    /// The first packet whose bytes the joiner holds, to be replayed once the frames are found.
+    var earliestHeldPacket: PacketInfo? { heldPackets.first?.packet }
+
     /// Only the key at `index` of the joining keys is tried from now on.
     func keepOnlyJoinKey(at index: Int) {
         joiner?.keepOnlyKey(at: index)
@@ -135,7 +138,10 @@ final class EncryptedChannel {
             decryptor = Self.decryptor(joinKeys[join.keyIndex], maximumFrameLength: maximumFrameLength,
                                        firstCounter: join.firstCounter, streamOffset: join.skippedByteCount)
             joinKeys = []
-            receiver.channel(self, joined: join, packet: packet)
+            // Reported at the packet where the first whole frame begins, so that the join comes
+            // before the messages replayed from it in the capture-ordered event stream.
+            let firstFrame = heldPackets.last { $0.offset <= join.skippedByteCount }?.packet ?? packet
+            receiver.channel(self, joined: join, packet: firstFrame)
             let pieces = heldPackets
             heldPackets = []
             joiner.heldBytes.withUnsafeBytes { held in

@@ -27,6 +27,8 @@ final class HAPConnection {
     private var httpMessageCount = 0
     /// A session the capture began inside, while its directions are being joined.
     private var joining: JoiningSession?
+    /// Whether a direction's joiner holds packets, so that other connections' events wait.
+    private var holdsEvents = false
 
     /// What one direction is doing: its HTTP, and once the session is encrypted, its frames.
     private final class Side {
@@ -169,6 +171,22 @@ final class HAPConnection {
             return
         }
         frames.receive(bytes, packet: packet, to: self)
+        if holdsEvents || frames.isJoining { holdEventsWhileSearchingFrames() }
+    }
+
+    /// While a direction's frame boundary is searched its packets wait in the joiner, and the
+    /// events of other connections wait for them (`CaptureOrderBuffer`).
+    private func holdEventsWhileSearchingFrames() {
+        holdsEvents = false
+        for side in sides {
+            let hold = CaptureOrderBuffer.Hold(connection: info.id, .frameSearch(side.direction))
+            if let held = side.frames?.earliestHeldPacket {
+                context.hold(hold, from: held)
+                holdsEvents = true
+            } else {
+                context.release(hold)
+            }
+        }
     }
 
     // MARK: The switch to encrypted frames
@@ -322,6 +340,7 @@ final class HAPConnection {
     private func finishJoining(packet: PacketInfo) {
         guard joining != nil else { return }
         for side in sides { side.frames?.finishJoining(packet: packet, to: self) }
+        holdEventsWhileSearchingFrames()
         for side in sides { resynchronised(side, foundMessageStart: false, packet: packet) }
     }
 

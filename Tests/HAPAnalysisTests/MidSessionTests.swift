@@ -27,6 +27,13 @@ import TestSupport
     }
 
     @Test(arguments: captures)
+    func eventsComeInCaptureOrderThoughJoinedConnectionsReplayWhatTheyHeld(capture: String) throws {
+        let numbers = try RecordedAnalysis(capture).events.compactMap(\.packet?.number)
+        let outOfOrder = zip(numbers, numbers.dropFirst()).filter { $0 > $1 }
+        #expect(outOfOrder.isEmpty, "packet numbers that go back: \(outOfOrder.prefix(5))")
+    }
+
+    @Test(arguments: captures)
     func eachDirectionIsJoinedAtTheCounterThePeersUsed(capture: String) throws {
         let recorded = try RecordedAnalysis(capture)
         let joins = joins(recorded)
