@@ -195,6 +195,8 @@ struct SummaryText {
             let rightTotal = right.record.reads + right.record.writes + right.record.events
             return leftTotal != rightTotal ? leftTotal > rightTotal : (left.accessory.key, left.id) < (right.accessory.key, right.id)
         }
+        // With several accessories, `2.12` alone does not say whose characteristic it is.
+        let namesAccessories = Set(entries.map(\.accessory.key)).count > 1
         let rows = entries.prefix(limit).map { entry -> [String] in
             let record = entry.record
             var uses: [String] = []
@@ -206,7 +208,7 @@ struct SummaryText {
             let last = record.lastValue.map {
                 "last " + ValueText.describe($0.value, type: characteristic?.type, unit: characteristic?.metadata.unit)
             }
-            return [
+            return (namesAccessories ? [TerminalText.sanitized(entry.accessory.name ?? entry.accessory.key)] : []) + [
                 entry.id.description, record.name.map(TerminalText.sanitized) ?? "?", uses.joined(separator: ", "),
                 last ?? "",
                 record.lastStatus.map { style.paint("status \($0)", .bad) } ?? "",

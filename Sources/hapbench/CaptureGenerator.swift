@@ -20,6 +20,33 @@ struct CaptureGenerator {
         var exchangesPerSession = 150...450
         /// One session in this many is a plaintext pair-setup.
         var pairSetupEvery = 25
+        /// The first sessions, already running when the capture starts (`home`).
+        var sessionsRunningAtStart = 0
+        /// Frames each direction of a running session sent before the capture.
+        var priorFrames = 0...0
+        /// Exchanges of a session already running, drawn uniformly from this range.
+        var exchangesPerRunningSession = 0...0
+        /// The pause after each exchange, in microseconds.
+        var pause = 200...3_000
+
+        /// A home hub's day: one long session per accessory, pair-verified days before the
+        /// capture started (frame counters in the tens of thousands, named in the key log by
+        /// SESSION_ENDPOINTS, no `/accessories` in the capture), events every few seconds,
+        /// and a phone's short sessions that pair-verify and fetch `/accessories`. 30 MB span
+        /// about a day.
+        static func home(targetByteCount: Int) -> Configuration {
+            var configuration = Configuration(targetByteCount: targetByteCount)
+            configuration.accessoryCount = 30
+            configuration.controllerCount = 2
+            configuration.concurrentSessions = 32
+            configuration.sessionsRunningAtStart = 30
+            configuration.priorFrames = 10_000...60_000
+            configuration.exchangesPerRunningSession = 1_000_000...2_000_000
+            configuration.exchangesPerSession = 20...200
+            configuration.pairSetupEvery = .max
+            configuration.pause = 110_000...1_800_000
+            return configuration
+        }
     }
 
     struct Summary: Codable {
@@ -83,15 +110,24 @@ struct CaptureGenerator {
         while writer.bytesWritten < configuration.targetByteCount || !active.isEmpty {
             let reachedTarget = writer.bytesWritten >= configuration.targetByteCount
             if !reachedTarget, active.count < configuration.concurrentSessions {
-                let controllerIndex = random.int(in: 0...(controllers.count - 1))
+                let runningAtStart = summary.connections < configuration.sessionsRunningAtStart
+                // The hub (the first controller) holds the sessions already running.
+                let controllerIndex = runningAtStart ? 0 : random.int(in: 0...(controllers.count - 1))
                 let port = nextPorts[controllerIndex]
                 nextPorts[controllerIndex] = port == UInt16.max ? 49_152 : port + 1
                 let isPairSetup = summary.connections % configuration.pairSetupEvery == configuration.pairSetupEvery - 1
-                let kind: GeneratedSession.Kind = isPairSetup
-                    ? .pairSetup : .encrypted(exchanges: random.int(in: configuration.exchangesPerSession))
-                active.append(GeneratedSession(
-                    kind: kind, accessory: accessories[random.int(in: 0...(accessories.count - 1))],
-                    controller: controllers[controllerIndex], clientPort: port, random: &random))
+                let kind: GeneratedSession.Kind = if runningAtStart {
+                    .alreadyRunning(exchanges: random.int(in: configuration.exchangesPerRunningSession), priorFrames: configuration.priorFrames)
+                } else if isPairSetup {
+                    .pairSetup
+                } else {
+                    .encrypted(exchanges: random.int(in: configuration.exchangesPerSession))
+                }
+                let accessory = runningAtStart ? accessories[summary.connections % accessories.count]
+                    : accessories[random.int(in: 0...(accessories.count - 1))]
+                active.append(try GeneratedSession(
+                    kind: kind, accessory: accessory, controller: controllers[controllerIndex], clientPort: port,
+                    pause: configuration.pause, keyLog: &keyLog, random: &random))
                 summary.connections += 1
                 if isPairSetup { summary.pairSetups += 1 } else { summary.encryptedSessions += 1 }
                 continue

@@ -2,9 +2,14 @@ import Capture
 import Packets
 
 /// An IPv4 endpoint of the generated capture.
-struct GeneratedEndpoint: Hashable {
+struct GeneratedEndpoint: Hashable, CustomStringConvertible {
     let address: UInt32
     let port: UInt16
+
+    /// `10.0.1.10:51826`, as key logs and hapscope write endpoints.
+    var description: String {
+        "\(address >> 24).\((address >> 16) & 0xFF).\((address >> 8) & 0xFF).\(address & 0xFF):\(port)"
+    }
 }
 
 /// TCP header flags the generator sets (RFC 9293 §3.1).

@@ -13,6 +13,10 @@ struct GeneratedSession {
     enum Kind {
         case pairSetup
         case encrypted(exchanges: Int)
+        /// Pair-verified, `/accessories` read and `priorFrames` frames sent each way before the
+        /// capture started, as a home hub's sessions are: the capture holds no handshake and no
+        /// pair-verify, and the key log names the session by its endpoints.
+        case alreadyRunning(exchanges: Int, priorFrames: ClosedRange<Int>)
     }
 
     private enum Step {
@@ -40,8 +44,12 @@ struct GeneratedSession {
     private var pairVerifyKeys: PairVerifyKeys?
     // Pair-setup values carried from M2/M3 into M5/M6.
     private var srpSessionKey: SecretBytes?
+    /// The pause after each step.
+    private let pause: ClosedRange<Int>
 
-    init(kind: Kind, accessory: GeneratedAccessory, controller: GeneratedController, clientPort: UInt16, random: inout SeededRandom) {
+    init(kind: Kind, accessory: GeneratedAccessory, controller: GeneratedController, clientPort: UInt16,
+         pause: ClosedRange<Int> = 200...3_000, keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) {
+        self.pause = pause
         self.accessory = accessory
         self.controller = controller
         connection = GeneratedTCPConnection(
@@ -53,6 +61,13 @@ struct GeneratedSession {
         case .encrypted(let exchanges):
             remainingExchanges = exchanges
             nextAfterOpen = .pairVerifyM1M2
+        case .alreadyRunning(let exchanges, let priorFrames):
+            remainingExchanges = exchanges
+            nextAfterOpen = .traffic
+            step = .traffic
+            let keys = try verifiedBeforeCapture(keyLog: &keyLog, random: &random)
+            controllerToAccessory = HAPFrameEncryptor(key: keys.session.controllerToAccessory, firstCounter: UInt64(random.int(in: priorFrames)))
+            accessoryToController = HAPFrameEncryptor(key: keys.session.accessoryToController, firstCounter: UInt64(random.int(in: priorFrames)))
         }
     }
 
@@ -104,7 +119,7 @@ struct GeneratedSession {
         case .finished:
             break
         }
-        writer.advance(microseconds: random.int(in: 200...3_000))
+        writer.advance(microseconds: random.int(in: pause))
     }
 
     private var host: String { accessory.name + "._hap._tcp.local" }
@@ -167,15 +182,28 @@ struct GeneratedSession {
 
     // MARK: Pair verify (plaintext) and the session keys
 
-    /// HAP: Pair Verify M1–M2, the ephemeral X25519 exchange and the accessory's signature.
-    private mutating func pairVerifyM1M2(_ writer: FrameWriter, keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) {
+    /// The ephemeral X25519 exchange of pair-verify, its shared secret logged.
+    private mutating func ephemeralExchange(keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) -> PairVerifyKeys {
         let controllerSecret = try X25519.PrivateKey(random.secret(X25519.byteCount))
         let accessorySecret = try X25519.PrivateKey(random.secret(X25519.byteCount))
         controllerEphemeralKey = controllerSecret.publicKey
         accessoryEphemeralKey = accessorySecret.publicKey
         let shared = try controllerSecret.sharedSecret(with: accessoryEphemeralKey.span.bytes)
         keyLog.add("PAIR_VERIFY_SHARED_SECRET", Hex.encode(controllerEphemeralKey), Hex.encode(shared.revealedBytes()))
-        let keys = try PairVerifyKeys(sharedSecret: shared)
+        return try PairVerifyKeys(sharedSecret: shared)
+    }
+
+    /// A pair-verify before the capture: only the key log knows it, naming the session by its
+    /// TCP endpoints as an accessory-side exporter does (docs/keylog.md, SESSION_ENDPOINTS).
+    private mutating func verifiedBeforeCapture(keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) -> PairVerifyKeys {
+        let keys = try ephemeralExchange(keyLog: &keyLog, random: &random)
+        keyLog.add("SESSION_ENDPOINTS", Hex.encode(controllerEphemeralKey), "\(connection.client) \(connection.server)")
+        return keys
+    }
+
+    /// HAP: Pair Verify M1–M2, the ephemeral X25519 exchange and the accessory's signature.
+    private mutating func pairVerifyM1M2(_ writer: FrameWriter, keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) {
+        let keys = try ephemeralExchange(keyLog: &keyLog, random: &random)
         pairVerifyKeys = keys
 
         let accessoryID = Array(accessory.deviceID.utf8)

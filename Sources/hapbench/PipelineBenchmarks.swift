@@ -23,7 +23,7 @@ struct PipelineBenchmarks {
 
     func run(settings: RunSettings, filter: BenchmarkFilter) throws -> Results {
         var results = Results()
-        let primary = try capture(byteCount: captureByteCount, adversarial: false, into: &results)
+        let primary = try capture(byteCount: captureByteCount, kind: .lab, into: &results)
         if filter.includes("pipeline.analysis") {
             let packets = try CaptureAnalysis.countPackets(primary).packets
             let keyLog = try CaptureAnalysis.keyLog(forCapture: primary)
@@ -65,16 +65,50 @@ struct PipelineBenchmarks {
                     meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames (\(meanLength) plaintext bytes on average) opened by libsodium and nothing else, vs pcap_next_ex"))
             }
         }
+        // A hub's day: every session already running, each direction's frame counter searched
+        // (10,000–60,000 frames old) under the one key SESSION_ENDPOINTS names for it.
+        let homeByteCount = max(captureByteCount / 10, 1_000_000)
+        if filter.includes("pipeline.home") {
+            let home = try capture(byteCount: homeByteCount, kind: .home, into: &results)
+            let packets = try CaptureAnalysis.countPackets(home).packets
+            let keyLog = try CaptureAnalysis.keyLog(forCapture: home)
+            let size = try fileSize(home)
+            let analysis = Benchmark(
+                name: "pipeline.home-analysis", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
+                prepare: { readIntoPageCache(home) }
+            ) { count in
+                var total = 0
+                for _ in 0..<count { total &+= (try? CaptureAnalysis.run(home, keyLog: keyLog).events) ?? 0 }
+                return total
+            }
+            let loop = Benchmark(
+                name: "pipeline.home-libpcap-loop", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
+                prepare: { readIntoPageCache(home) }
+            ) { count in
+                var total = 0
+                for _ in 0..<count { total &+= (try? CaptureAnalysis.countPackets(home).bytes) ?? 0 }
+                return total
+            }
+            results.ratios.append(BenchmarkRunner.compare(
+                analysis, against: loop, settings: RunSettings(rounds: min(settings.rounds, 5), iterationScale: 1), target: nil,
+                name: "pipeline.home-analysis/libpcap-loop",
+                meaning: "MB/s of the full analysis of a hub's capture whose 30 sessions were running before it started (frame boundary and counter of each direction searched) vs pcap_next_ex; compare with pipeline.analysis/libpcap-loop for the cost of joining"))
+        }
         guard filter.includes("memory"), let childExecutable else { return results }
-        let secondary = try capture(byteCount: captureByteCount / 3, adversarial: false, into: &results)
+        let secondary = try capture(byteCount: captureByteCount / 3, kind: .lab, into: &results)
         for path in [secondary, primary] {
             readIntoPageCache(path)
             results.memory.append(try memoryFigure("memory.analysis", path: path, arguments: ["analyze", path], childExecutable))
             readIntoPageCache(path)
             results.memory.append(try memoryFigure("memory.libpcap-loop", path: path, arguments: ["analyze", "--plain", path], childExecutable))
         }
+        for byteCount in [homeByteCount / 3, homeByteCount] {
+            let path = try capture(byteCount: byteCount, kind: .home, into: &results)
+            readIntoPageCache(path)
+            results.memory.append(try memoryFigure("memory.home", path: path, arguments: ["analyze", path], childExecutable))
+        }
         for byteCount in [captureByteCount / 3, captureByteCount] {
-            let path = try capture(byteCount: byteCount, adversarial: true, into: &results)
+            let path = try capture(byteCount: byteCount, kind: .adversarial, into: &results)
             readIntoPageCache(path)
             results.memory.append(try memoryFigure("memory.adversarial", path: path, arguments: ["analyze", path], childExecutable))
         }
@@ -95,21 +129,30 @@ struct PipelineBenchmarks {
     }
 
     /// The generated capture of `byteCount` bytes, written now unless an earlier run left it.
-    private func capture(byteCount: Int, adversarial: Bool, into results: inout Results) throws -> String {
+    /// The generated captures: a lab's (sessions from pair-verify on), a home hub's (sessions
+    /// already running when the capture starts) and the adversarial one.
+    enum CaptureKind: String {
+        case lab = "hap"
+        case home
+        case adversarial
+    }
+
+    private func capture(byteCount: Int, kind: CaptureKind, into results: inout Results) throws -> String {
         try FileManager.default.createDirectory(atPath: captureDirectory, withIntermediateDirectories: true)
-        let kind = adversarial ? "adversarial" : "hap"
-        let path = "\(captureDirectory)/\(kind)-v\(Self.generatorVersion)-\(byteCount).pcap"
+        let path = "\(captureDirectory)/\(kind.rawValue)-v\(Self.generatorVersion)-\(byteCount).pcap"
         let keyLogPath = CaptureGenerator.keyLogPath(forCapture: path)
-        let complete = FileManager.default.fileExists(atPath: path) && (adversarial || FileManager.default.fileExists(atPath: keyLogPath))
-        var record = CaptureRecord(kind: kind, path: path, bytes: 0, packets: 0, connections: 0, generatedSeconds: nil)
+        let complete = FileManager.default.fileExists(atPath: path) && (kind == .adversarial || FileManager.default.fileExists(atPath: keyLogPath))
+        var record = CaptureRecord(kind: kind.rawValue, path: path, bytes: 0, packets: 0, connections: 0, generatedSeconds: nil)
         if !complete {
             let clock = ContinuousClock()
             let start = clock.now
-            if adversarial {
+            switch kind {
+            case .adversarial:
                 let summary = try AdversarialCaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
                 (record.packets, record.connections) = (summary.packets, summary.connections)
-            } else {
-                let summary = try CaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
+            case .lab, .home:
+                let configuration = kind == .home ? CaptureGenerator.Configuration.home(targetByteCount: byteCount) : .init(targetByteCount: byteCount)
+                let summary = try CaptureGenerator(configuration: configuration).generate(to: path)
                 (record.packets, record.connections) = (summary.packets, summary.connections)
             }
             record.generatedSeconds = (clock.now - start).seconds

@@ -17,11 +17,12 @@ enum Command {
 
     static let generate = CommandSpec(
         name: "generate", summary: "write a deterministic HAP capture and its key log",
-        usage: "--size SIZE -o FILE [--adversarial] [--seed N]",
+        usage: "--size SIZE -o FILE [--adversarial | --home] [--seed N]",
         options: [
             OptionSpec(["--size"], .value(name: "SIZE"), help: "stop once the capture reaches SIZE (e.g. 300MB, 64MiB)"),
             OptionSpec(["-o", "--output"], .value(name: "FILE"), valueKind: .file, help: "the capture; the key log goes beside it as FILE.keylog"),
             OptionSpec(["--adversarial"], help: "connection floods, endless messages and endless out-of-order data instead"),
+            OptionSpec(["--home"], help: "a home hub's day instead: sessions already running when the capture starts, events every few seconds"),
             OptionSpec(["--seed"], .value(name: "N"), help: "another deterministic capture"),
         ], maximumPositionals: 0)
 
@@ -113,7 +114,8 @@ func main() throws -> Int32 {
             let summary = try AdversarialCaptureGenerator(configuration: configuration).generate(to: output)
             print("\(output): \(summary.captureBytes) bytes, \(summary.packets) packets, \(summary.connections) connections")
         } else {
-            var configuration = CaptureGenerator.Configuration(targetByteCount: size)
+            var configuration = parsed.has("--home") ? CaptureGenerator.Configuration.home(targetByteCount: size)
+                : CaptureGenerator.Configuration(targetByteCount: size)
             if let seed { configuration.seed = seed }
             let summary = try CaptureGenerator(configuration: configuration).generate(to: output)
             print("\(output): \(summary.captureBytes) bytes, \(summary.packets) packets, \(summary.connections) connections "

@@ -47,7 +47,7 @@ struct BenchmarkSuiteTests {
         #expect(report.ratios.allSatisfy { $0.measured.unitsPerSecond > 0 && $0.baseline.unit == "frame" })
     }
 
-    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25, and the decryption ceiling beside it")
+    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25, the decryption ceiling beside it, and a hub's capture whose sessions started before it")
     func quickPipelineRunComparesWithTheLibpcapLoop() throws {
         let directory = NSTemporaryDirectory() + "hapbench-pipeline-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -58,18 +58,21 @@ struct BenchmarkSuiteTests {
         options.captureByteCount = 200_000
         options.childExecutable = nil
         let report = try BenchmarkSuite(options: options).run()
-        #expect(report.ratios.map(\.name) == ["pipeline.analysis/libpcap-loop", "pipeline.decryption-alone/libpcap-loop"])
+        #expect(report.ratios.map(\.name) == ["pipeline.analysis/libpcap-loop", "pipeline.decryption-alone/libpcap-loop",
+                                              "pipeline.home-analysis/libpcap-loop"])
         let analysis = try #require(report.ratios.first)
         #expect(analysis.target == 0.25)
         #expect(analysis.measured.unit == "packet" && analysis.measured.unitsPerSecond > 0)
         #expect(analysis.value > 0 && analysis.value < 1)
         // Opening the frames is part of the analysis, so it costs less than the whole.
-        let ceiling = try #require(report.ratios.last)
+        let ceiling = report.ratios[1]
         #expect(ceiling.target == nil)
         #expect(ceiling.measured.unitsPerSecond > analysis.measured.unitsPerSecond)
-        #expect(report.captures.map(\.kind) == ["hap"])
+        let home = report.ratios[2]
+        #expect(home.target == nil && home.measured.unitsPerSecond > 0 && home.value > 0 && home.value < 1)
+        #expect(report.captures.map(\.kind) == ["hap", "home"])
         let root = try JSONDocument(bytes: Array(try report.json())).root
-        #expect(member("captures", of: root)?.arrayValue?.count == 1)
+        #expect(member("captures", of: root)?.arrayValue?.count == 2)
     }
 
     @Test("the pair-verify check and the SRP proofs succeed on their benchmark material")
