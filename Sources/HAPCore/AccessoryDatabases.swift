@@ -14,6 +14,9 @@ package struct AccessoryDatabases {
     }
 
     private var entries: [String: Entry] = [:]
+    /// Counts the databases stored, so that a connection can keep the one it found until another
+    /// is stored.
+    package private(set) var generation = 0
     /// The key of the database last stored for each accessory address.
     private var keysByAccessory: [PeerAddress: String] = [:]
     private let supplied: [SuppliedDatabase]
@@ -28,6 +31,7 @@ package struct AccessoryDatabases {
 
     package mutating func store(_ database: AccessoryDatabase, body: [UInt8], for key: String, accessory: PeerAddress, input: String?) {
         entries[key] = Entry(database: database, body: body, input: input)
+        generation += 1
         keysByAccessory[accessory] = key
     }
 

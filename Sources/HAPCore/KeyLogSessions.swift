@@ -18,39 +18,41 @@ package struct KeyLogSession: Sendable {
 /// claimed it, and a session named by `SESSION_ENDPOINTS` only on a connection between those
 /// endpoints.
 package struct KeyLogSessions {
-    private let sessions: [KeyLogSession]
+    private let keyLog: KeyLog
+    private let ids: [[UInt8]]
+    private let endpoints: [[UInt8]: KeyLog.SessionEndpoints]
     private var claimed: Set<[UInt8]> = []
 
-    /// Only sessions whose keys are there without the pair-verify's public keys: a shared
-    /// secret or control keys (an ephemeral secret needs the other side's public key).
+    /// Keys are derived only when a connection needs them: most captures join no session, and
+    /// deriving every session's keys up front would cost a lab capture's run for nothing.
     package init(_ keyLog: KeyLog) {
-        let endpoints = Dictionary(keyLog.sessionEndpoints.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        sessions = keyLog.sessionIDs.compactMap { id in
-            guard let secrets = SessionKeyResolver.resolve(keyLog: keyLog, controllerKey: id, accessoryKey: nil) else { return nil }
-            return KeyLogSession(id: id, keys: secrets.session, source: secrets.source, endpoints: endpoints[id])
-        }
+        self.keyLog = keyLog
+        ids = keyLog.sessionIDs
+        endpoints = Dictionary(keyLog.sessionEndpoints.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
-
-    package var isEmpty: Bool { sessions.isEmpty }
 
     /// The accessory endpoints `SESSION_ENDPOINTS` lines name.
     package var accessoryEndpoints: Set<Endpoint> {
-        Set(sessions.compactMap { session in
-            if case .ip(let endpoint)? = session.endpoints?.accessory { endpoint } else { nil }
+        Set(endpoints.values.compactMap { endpoints in
+            if case .ip(let endpoint) = endpoints.accessory { endpoint } else { nil }
         })
     }
 
     /// The unclaimed sessions that may be the one on the connection between `one` and `other`
     /// (in either role): those `SESSION_ENDPOINTS` names for it first, then those it names for
-    /// nowhere.
+    /// nowhere. Only sessions whose keys are there without the pair-verify's public keys: a
+    /// shared secret or control keys (an ephemeral secret needs the other side's public key).
     package func candidates(between one: PeerAddress, _ other: PeerAddress) -> [KeyLogSession] {
-        let unclaimed = sessions.filter { !claimed.contains($0.id) }
-        let named = unclaimed.filter { session in
-            guard let endpoints = session.endpoints else { return false }
+        let unclaimed = ids.filter { !claimed.contains($0) }
+        let named = unclaimed.filter { id in
+            guard let endpoints = endpoints[id] else { return false }
             let logged: Set<PeerAddress> = [endpoints.controller, endpoints.accessory]
             return logged == [one, other]
         }
-        return named + unclaimed.filter { $0.endpoints == nil }
+        return (named + unclaimed.filter { endpoints[$0] == nil }).compactMap { id in
+            guard let secrets = SessionKeyResolver.resolve(keyLog: keyLog, controllerKey: id, accessoryKey: nil) else { return nil }
+            return KeyLogSession(id: id, keys: secrets.session, source: secrets.source, endpoints: endpoints[id])
+        }
     }
 
     /// The session whose key-log lines have `id`, once a pair-verify or a connection used it.

@@ -14,6 +14,9 @@ final class AttributeTracker {
     /// Whether a database not read on this connection's input was announced, so that reports
     /// can say where the connection's database came from.
     private var announcedBorrowedDatabase = false
+    /// The database last found, and what it was found for: the lookup is made once per message,
+    /// and its answer changes only when a database is stored or the device ID is learned.
+    private var found: (deviceID: String?, generation: Int, input: String?, database: AccessoryDatabase?)?
 
     init(context: AnalysisContext, connection: ConnectionInfo) {
         self.context = context
@@ -127,8 +130,13 @@ final class AttributeTracker {
     /// connection's input did not read (an earlier file's, or one supplied) is announced once,
     /// with where it came from.
     private func database(deviceID: String?, packet: PacketInfo) -> AccessoryDatabase? {
-        guard let (database, source) = context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
-        else { return nil }
+        let generation = context.databases.generation
+        if let found, found.deviceID == deviceID, found.generation == generation, found.input == context.currentInput {
+            return found.database
+        }
+        let lookup = context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
+        found = (deviceID, generation, context.currentInput, lookup?.0)
+        guard let (database, source) = lookup else { return nil }
         if source != .response, !announcedBorrowedDatabase {
             announcedBorrowedDatabase = true
             context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
