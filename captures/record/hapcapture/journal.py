@@ -51,7 +51,10 @@ class Journal:
     def connection(self, *, client: str, server: str, event: str) -> None:
         self.write("connection", client=client, server=server, event=event)
 
-    def message(self, *, client: str, server: str, direction: str, encrypted: bool, data: bytes) -> None:
+    def message(
+        self, *, client: str, server: str, direction: str, encrypted: bool, data: bytes, counter: int | None = None
+    ) -> None:
+        """One whole HTTP message as its sender wrote it; ``counter`` is the sender's nonce counter for its first frame."""
         self.write(
             "message",
             client=client,
@@ -60,6 +63,7 @@ class Journal:
             encrypted=encrypted,
             data=base64.b64encode(data).decode("ascii"),
             note=self._note,
+            counter=counter,
         )
 
     def misbehaviour(self, rule: str, connection: str | None, detail: str) -> None:
@@ -81,6 +85,10 @@ class Journal:
         so that the key log can list each session's entries together whichever peer logged them first.
         """
         self.write("key", label=label, id=ident, secret=secret.hex(), session=session)
+
+    def session_endpoints(self, session: str, controller: str, accessory: str) -> None:
+        """The ``SESSION_ENDPOINTS`` key-log entry of a pair-verified session: its TCP endpoints as this peer saw them."""
+        self.write("key", label="SESSION_ENDPOINTS", id=session, secret=f"{controller} {accessory}", session=session)
 
     def close(self) -> None:
         with self._lock:
