@@ -120,7 +120,7 @@ struct AttributeTracker {
     }
 
     /// The accessory database this connection's characteristics are typed against.
-    private func database(deviceID: String?) -> AccessoryDatabase? {
+    func database(deviceID: String?) -> AccessoryDatabase? {
         context.databases[databaseKey(deviceID: deviceID)]?.database
     }
 
