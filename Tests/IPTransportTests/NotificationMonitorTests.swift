@@ -81,4 +81,17 @@ struct NotificationMonitorTests {
         monitor.writeAnswered(unsubscribe, status: .multiStatus, packet: packet(5, atMilliseconds: 6000))
         #expect(monitor.judge(eventFor: [light], at: packet(6, atMilliseconds: 8000), pending: nil, type: noTypes).isEmpty)
     }
+
+    @Test("a hostile accessory naming ever more characteristics is followed for the first 4,096 only")
+    func boundedPerConnection() throws {
+        var monitor = NotificationMonitor()
+        let limit = NotificationMonitor.maximumTrackedCharacteristics
+        let entries = (0...limit).map { #"{"aid":1,"iid":\#($0 + 1),"ev":false}"# }.joined(separator: ",")
+        monitor.writeAnswered(try writes(#"{"characteristics":[\#(entries)]}"#), status: .noContent, packet: packet(1, atMilliseconds: 0))
+        let last = CharacteristicID(aid: 1, iid: UInt64(limit + 1))
+        let first = CharacteristicID(aid: 1, iid: 1)
+        #expect(monitor.judge(eventFor: [last], at: packet(2, atMilliseconds: 10), pending: nil, type: noTypes).isEmpty)
+        #expect(monitor.judge(eventFor: [first], at: packet(3, atMilliseconds: 20), pending: nil, type: noTypes)
+            == [.afterUnsubscribe(first, unsubscribedAt: packet(1, atMilliseconds: 0))])
+    }
 }
