@@ -99,6 +99,8 @@ public struct Responsiveness: Sendable {
         /// The shortest time between two EVENTs of it on one connection.
         public var shortestGap: Double?
         public var bursts = 0
+        /// When each EVENT came, the first `limits.listed`, for plotting them over time.
+        public var times: [Timestamp] = []
     }
 
     public struct NotificationFinding: Sendable {
@@ -224,6 +226,7 @@ public struct Responsiveness: Sendable {
         if let time = packet?.timestamp {
             if times.first == nil { times.first = time }
             times.last = time
+            if times.times.count < limits.listed { times.times.append(time) }
             let connectionKey = EventKey(connection: activity.connection.id, characteristic: key)
             if let previous = lastEvent[connectionKey] {
                 let gap = time - previous

@@ -247,6 +247,10 @@ import TestSupport
         #expect(html.contains("-70402 (unable to perform operation)"))
         let storm = try report("event-storm")
         #expect(storm.contains("EVENTs by characteristic") && storm.contains("EVENT problems"))
+        // A strip per notified characteristic, a tick per EVENT: the light level's 25 in red (a burst), the motion's 2.
+        #expect(count(#"<svg class="event-strips plot""#, in: storm) == 1)
+        #expect(count(#"<line class="event-tick burst""#, in: storm) == 25)
+        #expect(count(#"<line class="event-tick""#, in: storm) == 2)
     }
 
     @Test func whatTheLimitsLeaveOutIsCountedInTheReport() throws {

@@ -87,6 +87,7 @@ extension HTMLReportBuilder {
             }
             if !facts.events.isEmpty {
                 html.markup("<h3>EVENTs by characteristic</h3>\n")
+                writeEventStrips(facts.events.values.sorted(by: { $0.key < $1.key }), &html)
                 html.table(headers: ["Accessory", "Characteristic", "EVENTs", "First", "Last", "Shortest gap", "Bursts"],
                            numericColumns: [2, 3, 4, 5, 6]) { html in
                     for times in facts.events.values.sorted(by: { $0.key < $1.key }) {
@@ -116,6 +117,49 @@ extension HTMLReportBuilder {
             }
         }
     }
+
+    /// One row per characteristic (the first `eventStripRows`), a tick at each of its EVENTs on
+    /// the capture's time axis: bursts show as dense clusters.
+    private func writeEventStrips(_ events: [Responsiveness.EventTimes], _ html: inout HTMLWriter) {
+        let rows = Array(events.prefix(Self.eventStripRows))
+        let end = timeOrigin.flatMap { origin in model.summary?.lastPacketTime.map { $0 - origin } } ?? 0
+        let lastEvent = rows.compactMap { $0.last.map(offset) }.max() ?? 0
+        guard let time = HTMLAxisScale(minimum: 0, maximum: max(end, lastEvent, 0.001), tickCount: 6) else { return }
+        let rowHeight = 18.0
+        let height = ResponsePlot.top + rowHeight * Double(rows.count) + 40
+        let bottom = ResponsePlot.top + rowHeight * Double(rows.count)
+        let left = 200.0
+        let summary = "EVENTs over time: \(HTMLFormat.count(rows.count, "characteristic"))"
+        html.open("svg", ["class": "event-strips plot", "viewBox": "0 0 \(Int(ResponsePlot.width)) \(Int(height))",
+                          "width": "\(Int(ResponsePlot.width))", "role": "img", "aria-label": summary])
+        html.element("title", text: summary)
+        func x(_ seconds: Double) -> String { Self.coordinate(time.position(of: seconds, from: left, to: ResponsePlot.right)) }
+        for tick in time.ticks {
+            html.open("line", ["class": "grid", "x1": x(tick), "y1": Self.coordinate(ResponsePlot.top), "x2": x(tick), "y2": Self.coordinate(bottom)])
+            html.close("line")
+            html.element("text", ["class": "muted", "x": x(tick), "y": Self.coordinate(bottom + 16), "text-anchor": "middle"],
+                         text: "+" + HTMLFormat.fixed(tick, decimals: time.decimals) + " s")
+        }
+        for (index, row) in rows.enumerated() {
+            let middle = ResponsePlot.top + rowHeight * (Double(index) + 0.5)
+            let label = "\(row.key.id)" + (row.name.map { " " + limits.clipped($0) } ?? "")
+            html.element("text", ["x": Self.coordinate(left - 8), "y": Self.coordinate(middle + 4), "text-anchor": "end"], text: label)
+            for event in row.times {
+                html.open("line", ["class": row.bursts > 0 ? "event-tick burst" : "event-tick", "x1": x(offset(event)),
+                                   "y1": Self.coordinate(middle - 6), "x2": x(offset(event)), "y2": Self.coordinate(middle + 6)])
+                html.close("line")
+            }
+        }
+        html.element("text", ["class": "muted", "x": Self.coordinate(ResponsePlot.right), "y": Self.coordinate(height - 2), "text-anchor": "end"],
+                     text: "seconds since the first packet")
+        html.close("svg")
+        html.markup("\n")
+        html.omissionNote(events.count - rows.count, "further characteristic", "further characteristics",
+                          reason: "the strips show the first \(Self.eventStripRows); the table lists every one")
+    }
+
+    /// Characteristics drawn in the EVENT strips.
+    static let eventStripRows = 16
 
     private func writeDistributionCells(_ distribution: Responsiveness.Distribution, _ html: inout HTMLWriter) {
         html.numberCell(String(distribution.count))
