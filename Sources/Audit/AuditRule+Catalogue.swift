@@ -8,7 +8,8 @@ extension AuditRule {
         unverifiedRequest, setupWhilePaired, setupNoBackoff, srpMalformed, srpProofMismatch, forbiddenSetupCode,
         saltReuse, ephemeralKeyReuse, badSignature, pairingWithoutAdmin, pairingRemovedAfterSetup, verifyAfterRemoval,
         nonceSkip, nonceReuse, frameAuthFailure, oversizeFrame, plaintextAfterEncryption, unsolicitedEvent,
-        responseWithoutRequest,
+        responseWithoutRequest, slowResponse, unansweredRequest, closedWithOutstandingRequests, serviceCommunicationFailure,
+        eventBurst, eventInsideResponse, eventAfterUnsubscribe,
         statusFlagUnpairedWhilePaired, statusFlagNotRestored, serviceWithoutAddress, featureFlagMismatch,
         configurationNumberUnchanged, configurationNumberNotBumped, configurationNumberChangedWithoutChange,
         txtMalformed, setupHashMismatch,
@@ -248,6 +249,96 @@ extension AuditRule {
             + "order on each connection, so a stray response is taken as the answer to the controller's next "
             + "request: the connection is desynchronised and a controller may act on a value it never asked for.",
         reference: "PROTOCOL.md §0, §5 (responses answer requests in order; only EVENT/1.0 is unsolicited), §8 #10")
+
+    // MARK: Session: "No Response"
+
+    public static let slowResponse = AuditRule(
+        .session, "slow-response", severity: .low,
+        because: "low while the controller still waits (HAP-NodeJS warns after 3 s); medium past 10 s, when HAP-NodeJS "
+            + "gives up on its own handler and answers -70408, and a home shows the accessory as \"No Response\"",
+        party: .accessory,
+        title: "Response slower than controllers wait for",
+        explanation: "The accessory answered a request more than 3 s after it arrived. HAP answers requests in order on "
+            + "a connection, so every later request waits too; controllers time out (HAP-NodeJS gives up on a read or "
+            + "write handler after 10 s, aiohomekit on a response after 30 s) and show the characteristic as \"No "
+            + "Response\". The time is the accessory's: from the request's last packet to the response's first.",
+        reference: "PROTOCOL.md §5 (responses in order); HAP-NodeJS src/lib/Characteristic.ts and Accessory.ts "
+            + "(slow-handler warning at 3 s, -70408 at 10 s); aiohomekit controller/ip/connection.py (30 s)")
+
+    public static let unansweredRequest = AuditRule(
+        .session, "unanswered-request", severity: .medium,
+        because: "the controller times out and shows the accessory as \"No Response\"; every later request on the "
+            + "connection waits behind it",
+        party: .accessory,
+        title: "Request never answered",
+        explanation: "The capture shows a request the accessory never answered: the connection was closed or reset "
+            + "with it outstanding, or it had waited more than 3 s when the capture ended. HAP answers every request, "
+            + "in order; one left unanswered blocks the connection until the controller gives up on it.",
+        reference: "PROTOCOL.md §5 (every request gets one response, in order); aiohomekit controller/ip/connection.py "
+            + "(closes the connection after 30 s without a response)")
+
+    public static let closedWithOutstandingRequests = AuditRule(
+        .session, "closed-with-outstanding-requests", severity: .low,
+        because: "the outcome of the requests is unknown to the controller (a write may or may not have taken "
+            + "effect); the cause is usually the unanswered request itself",
+        party: .accessory,
+        title: "Connection closed with requests outstanding",
+        explanation: "The connection ended with a FIN or an RST, from either side, while requests were waiting for "
+            + "their responses. A controller that gives up on an accessory closes the connection (aiohomekit after "
+            + "30 s); an accessory that closes or resets it loses the answers it owed. Either way the controller "
+            + "must reconnect and pair-verify again before it can retry.",
+        reference: "PROTOCOL.md §5 (every request gets one response); aiohomekit controller/ip/connection.py "
+            + "(AccessoryDisconnectedError: Timeout while waiting for response)")
+
+    public static let serviceCommunicationFailure = AuditRule(
+        .session, "service-communication-failure", severity: .low,
+        because: "the characteristic shows as \"No Response\" in the home; nothing is exposed",
+        party: .accessory,
+        title: "Characteristic answered -70402 (unable to communicate)",
+        explanation: "The accessory answered a read, write or EVENT with HAP status -70402: it could not reach the "
+            + "service behind the characteristic (a bridge that lost its bridged device, a sensor offline). "
+            + "Controllers show the characteristic as \"No Response\". The status is reported as the accessory sent "
+            + "it; some devices send it positive (70402), which hapscope reads as -70402.",
+        reference: "PROTOCOL.md §5.5 (-70402 unable to communicate with the requested service), §8 #15 (positive "
+            + "status codes); HAP-python pyhap/accessory_driver.py get_characteristics (answers -70402 for an accessory whose available is false)")
+
+    // MARK: Session: events
+
+    public static let eventBurst = AuditRule(
+        .session, "event-burst", severity: .low,
+        because: "conformance; controllers and the network carry a flood of notifications, nothing is exposed",
+        party: .accessory,
+        title: "EVENTs faster than HAP's notification coalescing",
+        explanation: "Three or more EVENTs for one characteristic arrived on a connection within less than 1 s. HAP "
+            + "asks accessories to coalesce network notifications with a delay of no less than 1 second "
+            + "(HomeKitADK and HAP-python coalesce); a burst floods the controller and the hub that relays it. "
+            + "Programmable Switch Event and Button Event are exempt: they are delivered at once.",
+        reference: "PROTOCOL.md §5.3 (coalescing); HAP R17 §6.8 as quoted by HomeKitADK HAP/HAPIPAccessoryServer.c "
+            + "(kHAPIPAccessoryServer_MaxEventNotificationDelay, 1 s); HAP-python pyhap/hap_protocol.py "
+            + "(EVENT_COALESCE_TIME_WINDOW) and pyhap/characteristic.py (IMMEDIATE_NOTIFY)")
+
+    public static let eventInsideResponse = AuditRule(
+        .session, "event-inside-response", severity: .low,
+        because: "conformance; controllers that expect the response next may take the EVENT for it",
+        party: .accessory,
+        title: "EVENT sent while a request awaited its response",
+        explanation: "The accessory sent an EVENT after a request had arrived whole (more than 0.1 s before) and "
+            + "before it answered that request. HomeKitADK writes EVENTs only to a connection waiting for a request "
+            + "with nothing of one received; a controller reading the connection as request, response, request "
+            + "may take the EVENT for the answer it waits for.",
+        reference: "HomeKitADK HAP/HAPIPAccessoryServer.c (schedule_event_notifications: only in state Reading with "
+            + "an empty inbound buffer); PROTOCOL.md §5.3")
+
+    public static let eventAfterUnsubscribe = AuditRule(
+        .session, "event-after-unsubscribe", severity: .low,
+        because: "conformance; the controller is paired and could read the value anyway",
+        party: .accessory,
+        title: "EVENT after the controller unsubscribed",
+        explanation: "The accessory sent an EVENT for a characteristic after it had answered the controller's "
+            + "\"ev\": false for it on the same connection with success. Unsubscribing ends notifications for that "
+            + "connection; EVENTs after it cost the controller and the network and show the subscription state is "
+            + "lost.",
+        reference: "PROTOCOL.md §5.1 (ev writes subscribe or unsubscribe this connection), §5.3")
 
     // MARK: Discovery
 

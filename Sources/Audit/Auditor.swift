@@ -26,6 +26,8 @@ public final class Auditor: HAPEventConsumer {
     private var database: DatabasePolicy
     private var pairingLifecycle: PairingLifecyclePolicy
     private var history: CaptureHistoryPolicy
+    private var responsiveness = ResponsivenessPolicy()
+    private var notifications = NotificationPolicy()
     /// Whether `inputEnded` has been seen, so that `findings` is complete.
     public private(set) var isComplete = false
 
@@ -52,6 +54,8 @@ public final class Auditor: HAPEventConsumer {
         database.observe(event, in: context, findings: &ledger)
         pairingLifecycle.observe(event, in: context, findings: &ledger)
         history.observe(event, in: context, findings: &ledger)
+        responsiveness.observe(event, in: context, findings: &ledger)
+        notifications.observe(event, in: context, findings: &ledger)
         context.apply(event)
         if case .inputEnded = event.kind { isComplete = true }
     }

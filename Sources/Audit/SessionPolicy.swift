@@ -18,8 +18,9 @@ struct SessionPolicy: AuditPolicy {
     }
 
     private struct ConnectionState {
-        /// Characteristics this connection subscribed to, counted from the accessory's answer to
-        /// the `PUT` that subscribed them.
+        /// Characteristics this connection ever subscribed to, counted from the accessory's answer
+        /// to the `PUT` that subscribed them. An EVENT after unsubscribing is not unsolicited: the
+        /// analysis reports it (`NotificationProblem.afterUnsubscribe`, `event-after-unsubscribe`).
         var subscriptions: Set<CharacteristicID> = []
         /// Whether every byte the controller sent could be read: false once a direction key was
         /// missing or a frame of the controller failed.
@@ -121,8 +122,6 @@ struct SessionPolicy: AuditPolicy {
         switch activity.kind {
         case .subscribe where activity.status == nil:
             connections[id]?.subscriptions.insert(activity.id)
-        case .unsubscribe where activity.status == nil:
-            connections[id]?.subscriptions.remove(activity.id)
         case .event:
             let characteristic = context.accessoryKey(of: id).flatMap { context.database(of: $0)?.characteristic(activity.id) }
             let permissions = characteristic?.metadata.permissions

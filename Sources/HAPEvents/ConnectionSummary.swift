@@ -16,11 +16,14 @@ public struct ConnectionSummary: Sendable {
     /// Directions whose frames were decrypted.
     public let decrypted: Set<HAPDirection>
     public let httpMessages: Int
+    /// The requests still waiting for their responses when the connection ended, oldest first.
+    public let unansweredRequests: [UnansweredRequest]
 
     public init(
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
-        frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int
+        frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int,
+        unansweredRequests: [UnansweredRequest] = []
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -33,6 +36,37 @@ public struct ConnectionSummary: Sendable {
         self.encrypted = encrypted
         self.decrypted = decrypted
         self.httpMessages = httpMessages
+        self.unansweredRequests = unansweredRequests
+    }
+
+    /// A request the accessory had not answered when the connection ended.
+    public struct UnansweredRequest: Sendable, Hashable {
+        public let request: HTTPMessageEvent.RequestReference
+        /// Seconds from the request's last packet to the end of the connection (the FIN or RST
+        /// that closed it, or the capture's last packet of it).
+        public let waitedSeconds: Double
+        /// Whether every byte the accessory sent after the request was read (no bytes lost from
+        /// the capture, no frame that failed or could not be decrypted): otherwise its answer may
+        /// be among what could not be read.
+        public let accessoryDirectionSeenWhole: Bool
+
+        public init(request: HTTPMessageEvent.RequestReference, waitedSeconds: Double, accessoryDirectionSeenWhole: Bool = true) {
+            self.request = request
+            self.waitedSeconds = waitedSeconds
+            self.accessoryDirectionSeenWhole = accessoryDirectionSeenWhole
+        }
+
+        /// Whether the capture shows it never answered: the connection was closed or reset with it
+        /// outstanding, or it had waited past the slow mark by the time the capture ended (a
+        /// request sent just before the capture stopped may simply not have been answered yet), and
+        /// nothing the accessory sent was lost.
+        public func isNeverAnswered(closedBy reason: ConnectionCloseReason) -> Bool {
+            guard accessoryDirectionSeenWhole else { return false }
+            return switch reason {
+            case .closed, .reset: true
+            case .captureEnded, .idleTimeout, .evicted, .superseded: waitedSeconds > ResponseTiming.slowResponseSeconds
+            }
+        }
     }
 
     /// A copy of the reassembler's counters, so that consumers need not import TCPReassembly.

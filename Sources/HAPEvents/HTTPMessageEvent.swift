@@ -13,10 +13,16 @@ public struct HTTPMessageEvent: Sendable {
     public let lastPacket: PacketInfo
     /// For a response: the request it answers (HAP answers in order; EVENTs answer nothing).
     public let request: RequestReference?
+    /// For a response: how long the accessory took to answer, judged against the slow marks.
+    public let responseTiming: ResponseTiming?
+    /// For an EVENT: what breaks HAP's notification rules (bursts, EVENTs inside a response, after
+    /// unsubscribing); empty for every other message.
+    public let notificationProblems: [NotificationProblem]
 
     public init(
         connection: ConnectionInfo, direction: HAPDirection, message: HTTPMessage, encrypted: Bool,
-        firstPacket: PacketInfo, lastPacket: PacketInfo, request: RequestReference?
+        firstPacket: PacketInfo, lastPacket: PacketInfo, request: RequestReference?,
+        responseTiming: ResponseTiming? = nil, notificationProblems: [NotificationProblem] = []
     ) {
         self.connection = connection
         self.direction = direction
@@ -25,6 +31,8 @@ public struct HTTPMessageEvent: Sendable {
         self.firstPacket = firstPacket
         self.lastPacket = lastPacket
         self.request = request
+        self.responseTiming = responseTiming
+        self.notificationProblems = notificationProblems
     }
 
     /// What a response answers: enough to name it and time the accessory.

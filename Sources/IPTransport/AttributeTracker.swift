@@ -129,7 +129,7 @@ final class AttributeTracker {
     /// The accessory database this connection's characteristics are typed against; one this
     /// connection's input did not read (an earlier file's, or one supplied) is announced once,
     /// with where it came from.
-    private func database(deviceID: String?, packet: PacketInfo) -> AccessoryDatabase? {
+    func database(deviceID: String?, packet: PacketInfo) -> AccessoryDatabase? {
         let generation = context.databases.generation
         if let found, found.deviceID == deviceID, found.generation == generation, found.input == context.currentInput {
             return found.database

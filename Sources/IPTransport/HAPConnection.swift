@@ -23,6 +23,10 @@ final class HAPConnection {
     private var pairing = PairingFollower()
     private var requests: RequestLedger
     private let attributes: AttributeTracker
+    private var notifications = NotificationMonitor()
+    /// Directions that lost bytes to the capture, a failed frame or unparsable HTTP: their
+    /// messages may be missing, so requests and responses can no longer be paired for timing.
+    private var lostData: Set<HAPDirection> = []
     private var encryptionStarted = false
     private var httpMessageCount = 0
     /// A session the capture began inside, while its directions are being joined.
@@ -114,6 +118,13 @@ final class HAPConnection {
         var pendingEvents: [(SessionJoinEvent, PacketInfo)] = []
     }
 
+    /// Whether every message of `direction` was read: nothing lost, and its frames (if any)
+    /// still decrypting. Asked once the connection ends: while a frame's plaintext is handed on,
+    /// its channel holds no decryptor.
+    private func seenWholeAtClose(_ direction: HAPDirection) -> Bool {
+        !lostData.contains(direction) && (side(direction).frames?.isDecrypting ?? true)
+    }
+
     private func side(_ direction: HAPDirection) -> Side {
         direction == .controllerToAccessory ? sides[0] : sides[1]
     }
@@ -149,6 +160,7 @@ final class HAPConnection {
     func gap(_ byteCount: UInt64, direction tcpDirection: TCPDirection, packet: PacketInfo) {
         let side = side(hapDirection(tcpDirection))
         side.tcpOffset += Int(clamping: byteCount)
+        lostData.insert(side.direction)
         context.emit(.problem(CaptureProblem(.streamGap,
             "\(info) \(side.direction): \(byteCount) bytes missing from the capture; analysis resumes after them",
             connection: info, direction: side.direction)), packet)
@@ -352,10 +364,15 @@ final class HAPConnection {
         let last = channel.packet(at: max(message.endOffset - 1, message.startOffset)) ?? packet
         let answered = message.kind == .response ? requests.answer() : nil
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
+        // A direction that could not be decrypted at all yields no messages to pair.
+        let timed = lostData.isEmpty
+        let notificationProblems = message.kind == .event ? judgeNotification(message, startingIn: first, requestsKnown: timed) : []
         context.emit(.httpMessage(HTTPMessageEvent(
             connection: info, direction: channel.direction, message: message, encrypted: encrypted,
             firstPacket: first, lastPacket: last,
-            request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) })), last)
+            request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
+            responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
+            notificationProblems: notificationProblems)), last)
 
         switch message.kind {
         case .request:
@@ -398,11 +415,28 @@ final class HAPConnection {
             attributes.accessoryDatabase(message, deviceID: deviceID, packet: packet)
         case .characteristics? where request.method == "PUT":
             attributes.writeResults(message, for: request, deviceID: deviceID, packet: packet)
+            if let writes = request.writes, let status = message.status {
+                notifications.writeAnswered(writes, status: status, packet: packet)
+            }
         case .characteristics? where message.status == .ok || message.status == .multiStatus:
             attributes.readResponse(message, for: request, deviceID: deviceID, packet: packet)
         default:
             break
         }
+    }
+
+    /// An EVENT judged against the connection's subscriptions, its pending request and HAP's
+    /// coalescing. Its body is read here for the characteristics it names; a body that is not HAP
+    /// JSON is reported once, by the attribute tracker. The pending request counts only while
+    /// `requestsKnown`: after lost messages the oldest request may have been answered unseen.
+    private func judgeNotification(_ message: HTTPMessage, startingIn packet: PacketInfo, requestsKnown: Bool) -> [NotificationProblem] {
+        var ids: [CharacteristicID] = []
+        if !message.body.isEmpty {
+            var cursor = ByteCursor(message.bodySpan, layer: .json)
+            ids = (try? CharacteristicEvent(parsing: &cursor, limits: context.limits.json))?.entries.map(\.id) ?? []
+        }
+        let database = attributes.database(deviceID: deviceID, packet: packet)
+        return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database?.characteristic($0)?.type }
     }
 
     private func pairingMessage(_ message: HTTPMessage, endpoint: HAPRequestTarget.Endpoint?, direction: HAPDirection, packet: PacketInfo) {
@@ -431,8 +465,13 @@ final class HAPConnection {
             side.http.finish(packet: end, to: self)
         }
         pairing.finish(at: end, connection: info, context: context)
+        var unansweredRequests: [ConnectionSummary.UnansweredRequest] = []
+        let accessoryDirectionSeenWhole = seenWholeAtClose(.accessoryToController)
         while let unanswered = requests.answer() {
             attributes.unansweredWrites(unanswered, deviceID: deviceID, packet: end)
+            unansweredRequests.append(.init(
+                request: .init(method: unanswered.method, target: unanswered.target, packet: unanswered.packet),
+                waitedSeconds: max(0, end.timestamp - unanswered.packet.timestamp), accessoryDirectionSeenWhole: accessoryDirectionSeenWhole))
         }
         var frames: [HAPDirection: FrameStatistics] = [:]
         if encryptionStarted {
@@ -445,7 +484,7 @@ final class HAPConnection {
                   .accessoryToController: .init(tcp.statistics(controllerSends.reversed))],
             frames: frames, encrypted: encryptionStarted,
             decrypted: Set(sides.filter { $0.frames?.hasDecrypted == true }.map(\.direction)),
-            httpMessages: httpMessageCount)), end)
+            httpMessages: httpMessageCount, unansweredRequests: unansweredRequests)), end)
     }
 }
 
@@ -458,12 +497,14 @@ extension HAPConnection: HTTPChannelReceiver {
 
     func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo) {
         guard bytes.reason != .emptyLines else { return }
+        lostData.insert(channel.direction)
         context.emit(.problem(CaptureProblem(.undecodableHTTP,
             "\(info) \(channel.direction): \(bytes.range.count) bytes at stream offset \(bytes.range.lowerBound) skipped (\(bytes.reason))",
             connection: info, direction: channel.direction)), packet)
     }
 
     func channel(_ channel: HTTPChannel, failed error: DecodeError, packet: PacketInfo) {
+        lostData.insert(channel.direction)
         if let limit = error.limit {
             context.limitReached(limit, "\(info) \(channel.direction): an HTTP limit was reached: \(error)", packet)
         }
@@ -488,6 +529,7 @@ extension HAPConnection: EncryptedChannelReceiver {
     }
 
     func channelLostFrame(_ channel: EncryptedChannel, packet: PacketInfo) {
+        lostData.insert(channel.direction)
         guard side(channel.direction).resynchronising == nil else { return }
         side(channel.direction).http.skip(1, packet: packet, to: self)
     }
@@ -501,6 +543,7 @@ extension HAPConnection: EncryptedChannelReceiver {
     }
 
     func channel(_ channel: EncryptedChannel, problem: SessionProblemEvent.Kind, counter: UInt64?, _ message: String, packet: PacketInfo) {
+        if problem != .oversizeFrame { lostData.insert(channel.direction) }
         sessionProblem(problem, channel.direction, counter: counter, message, packet)
     }
 

@@ -56,6 +56,9 @@ struct RequestLedger {
     mutating func answer() -> PendingRequest? {
         queue.popFirst()
     }
+
+    /// The request the accessory is due to answer next.
+    var oldest: PendingRequest? { queue.first }
 }
 
 /// A first-in first-out queue that does not shift its elements on every removal.
@@ -64,6 +67,8 @@ struct RequestQueue {
     private var head = 0
 
     var count: Int { items.count - head }
+
+    var first: PendingRequest? { head < items.count ? items[head] : nil }
 
     mutating func append(_ request: PendingRequest) { items.append(request) }
 

@@ -40,8 +40,39 @@ extension EventJSON {
             }
             writer.member("responseTime", seconds: CaptureClock.seconds(from: request.packet.timestamp, to: event.lastPacket.timestamp))
         }
+        if let timing = event.responseTiming {
+            writer.object("latency") { writer in
+                writer.member("seconds", seconds: timing.seconds)
+                writer.member("verdict", timing.verdict.rawValue)
+            }
+        }
+        if !event.notificationProblems.isEmpty {
+            writer.objects("notificationProblems", event.notificationProblems) { writer, problem in
+                writeNotificationProblem(problem, into: &writer)
+            }
+        }
         if !message.diagnostics.isEmpty {
             writer.member("diagnostics", strings: message.diagnostics.map(\.description))
+        }
+    }
+
+    /// One of an EVENT's `notificationProblems`: `kind` and what it concerns.
+    static func writeNotificationProblem(_ problem: NotificationProblem, into writer: inout JSONWriter) {
+        switch problem {
+        case .burst(let id, let seconds):
+            writer.member("kind", "burst")
+            writer.member("characteristic", id.description)
+            writer.member("seconds", seconds: seconds)
+        case .insideResponse(let request, let seconds):
+            writer.member("kind", "inside-response")
+            writer.member("method", request.method)
+            writer.member("target", request.target)
+            writer.member("requestPacket", request.packet.number)
+            writer.member("seconds", seconds: seconds)
+        case .afterUnsubscribe(let id, let unsubscribedAt):
+            writer.member("kind", "after-unsubscribe")
+            writer.member("characteristic", id.description)
+            writer.member("unsubscribedPacket", unsubscribedAt.number)
         }
     }
 }

@@ -66,6 +66,15 @@ extension EventJSON {
             }
         }
         writer.member("httpMessages", summary.httpMessages)
+        if !summary.unansweredRequests.isEmpty {
+            writer.objects("unansweredRequests", summary.unansweredRequests) { writer, outstanding in
+                writer.member("method", outstanding.request.method)
+                writer.member("target", outstanding.request.target)
+                writer.member("packet", outstanding.request.packet.number)
+                writer.member("waited", seconds: outstanding.waitedSeconds)
+                writer.member("neverAnswered", outstanding.isNeverAnswered(closedBy: summary.reason))
+            }
+        }
     }
 
     static func writeTCPCounters(_ counters: ConnectionSummary.TCPCounters, into writer: inout JSONWriter) {

@@ -140,6 +140,22 @@ extension Command {
         StatsReport(output: output, settings: invocation.reportSettings, limits: configuration.limits)
     }
 
+    static let responses = analysing(
+        "responses",
+        summary: "\"No Response\", diagnosed: response times, requests never answered, statuses, event behaviour.",
+        details: """
+            Per characteristic and per controller, how long the accessory took to answer (median,
+            95th percentile, maximum; from the request's last packet to the response's first); the
+            responses slower than 3 s, the requests never answered and the connections closed or
+            reset with requests outstanding; the HAP statuses answered, by name; each
+            characteristic's EVENTs, bursts beyond HAP's 1 s coalescing, EVENTs inside a response
+            and after unsubscribing. Thresholds and sources: docs/audit-rules.md.
+            """,
+        streams: false
+    ) { invocation, output, _ in
+        ResponsesReport(output: output, settings: invocation.reportSettings)
+    }
+
     static let events = analysing(
         "events",
         summary: "Every event of the analysis, one line each; with --format ndjson, the whole event stream.",

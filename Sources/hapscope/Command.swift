@@ -12,7 +12,7 @@ struct Command: Sendable {
 
     /// Every command, in the order `hapscope --help` lists them. The first is the default.
     static let all: [Command] = [
-        .summary, .discover, .pairing, .tree, .timeline, .http, .stats, .events, .audit, .diff, .decrypt, .extract,
+        .summary, .discover, .pairing, .tree, .timeline, .http, .stats, .responses, .events, .audit, .diff, .decrypt, .extract,
         .check, .tlv, .live,
     ]
 

@@ -235,6 +235,24 @@ import TestSupport
         #expect(html.contains("more bytes)"))
     }
 
+    @Test("the responses section plots each response time with the slow mark and lists what was never answered")
+    func responsesSection() throws {
+        let html = try report("slow-accessory")
+        #expect(html.contains("<a href=\"#responses\">Responses</a>"))
+        #expect(count(#"<svg class="response-plot plot""#, in: html) == 1)
+        #expect(count(#"class="plot-point slow""#, in: html) == 2, "the 4 s and 9 s reads")
+        #expect(count(#"<line class="threshold""#, in: html) == 1)
+        #expect(html.contains("GET /characteristics?id=2.10"))
+        #expect(html.contains("never answered"))
+        #expect(html.contains("-70402 (unable to perform operation)"))
+        let storm = try report("event-storm")
+        #expect(storm.contains("EVENTs by characteristic") && storm.contains("EVENT problems"))
+        // A strip per notified characteristic, a tick per EVENT: the light level's 25 in red (a burst), the motion's 2.
+        #expect(count(#"<svg class="event-strips plot""#, in: storm) == 1)
+        #expect(count(#"<line class="event-tick burst""#, in: storm) == 25)
+        #expect(count(#"<line class="event-tick""#, in: storm) == 2)
+    }
+
     @Test func whatTheLimitsLeaveOutIsCountedInTheReport() throws {
         let limits = HTMLReportLimits(timelineEntries: 3, plottedCharacteristics: 2, pointsPerPlot: 2, pairingLadders: 1,
                                       messagesPerLadder: 4, discoveryEntries: 2, evidencePerFinding: 0)

@@ -14,7 +14,7 @@ extension HTMLReportBuilder {
         html.element("p", ["class": "subtitle"], text: "HomeKit Accessory Protocol capture report" + (inputs.isEmpty ? "" : " · " + inputs))
         html.markup("""
             <nav><a href="#summary">Summary</a><a href="#accessories">Accessories</a><a href="#pairing">Pairing</a>\
-            <a href="#timeline">Timeline</a><a href="#mdns">mDNS</a><a href="#findings">Findings</a></nav>
+            <a href="#timeline">Timeline</a><a href="#responses">Responses</a><a href="#mdns">mDNS</a><a href="#findings">Findings</a></nav>
             </header>\n
             """)
     }

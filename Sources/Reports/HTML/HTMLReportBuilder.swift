@@ -33,6 +33,9 @@ public final class HTMLReportBuilder: HAPEventConsumer {
     /// Messages of exchanges still running.
     private var openLadders: PairingLadderCollector
 
+    /// Response times, unanswered requests, statuses and EVENTs, for "Responses and events".
+    private(set) var responsiveness = Responsiveness()
+
     private(set) var timeline: [TimelineEntry] = []
     private(set) var droppedTimelineEntries = 0
 
@@ -59,6 +62,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
 
     public func consume(_ event: HAPEvent) {
         model.consume(event)
+        responsiveness.take(event)
         if firstEventTime == nil, let packet = event.packet { firstEventTime = packet.timestamp }
         switch event.kind {
         case .advertisement(let advertisement):
@@ -109,6 +113,7 @@ public final class HTMLReportBuilder: HAPEventConsumer {
         writeAccessoryTree(&html)
         writePairingLadders(&html)
         writeTimeline(&html)
+        writeResponses(&html)
         writeDiscovery(&html)
         writeFindings(&html, findings: findings)
         html.markup("""

@@ -120,6 +120,10 @@ enum HTMLStyleSheet {
         svg .series { stroke: var(--plot); stroke-width: 2; fill: none; }
         svg .plot-point { fill: var(--plot); stroke: var(--bg); stroke-width: 1; }
         svg .plot-point.write { fill: var(--accessory); }
+        svg .plot-point.slow { fill: var(--bad); }
+        svg .event-tick { stroke: var(--plot); stroke-width: 1.5; }
+        svg .event-tick.burst { stroke: var(--bad); }
+        svg .threshold { stroke: var(--bad); stroke-width: 1; stroke-dasharray: 4 3; }
         ul.checks { list-style: none; padding-left: 0; margin: 6px 0; }
         ul.checks li { padding: 1px 0; }
         .chips { display: flex; flex-wrap: wrap; gap: 3px 5px; }

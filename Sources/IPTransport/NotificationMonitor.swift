@@ -1,0 +1,85 @@
+import HAPCatalog
+import HAPEvents
+import HAPJSON
+import HTTP1
+import Packets
+import WireParsing
+
+/// What one connection's EVENTs are judged against: when each characteristic was last notified
+/// (for bursts beyond HAP's coalescing) and which characteristics the accessory unsubscribed.
+///
+/// Bounded: at most `maximumTrackedCharacteristics` characteristics are followed per connection
+/// (an accessory database holds far fewer); EVENTs for others go unjudged.
+struct NotificationMonitor {
+    static let maximumTrackedCharacteristics = 4096
+
+    /// HomeKitADK and HAP-python deliver these at once, uncoalesced (HAP-python
+    /// pyhap/characteristic.py `IMMEDIATE_NOTIFY`): Programmable Switch Event and Button Event.
+    static let immediateTypes: Set<HAPUUID> = [HAPUUID(appleDefined: 0x73), HAPUUID(appleDefined: 0x126)]
+
+    private struct Notified {
+        /// The two EVENTs before the latest, oldest first, at most `eventsInABurst - 1`.
+        var recent: [Timestamp] = []
+        /// Whether the latest EVENT was part of a burst already reported.
+        var inBurst = false
+    }
+
+    private var notified: [CharacteristicID: Notified] = [:]
+    /// Characteristics whose `"ev": false` the accessory answered with success, and where.
+    private var unsubscribed: [CharacteristicID: PacketInfo] = [:]
+
+    /// The accessory answered a `PUT /characteristics` that (un)subscribes: 204 means every entry
+    /// took effect. A 207 names failures per entry, so an unsubscription it carries is not taken
+    /// as certain; a subscription always clears an earlier unsubscription.
+    mutating func writeAnswered(_ writes: CharacteristicWriteRequest, status: HTTPStatus, packet: PacketInfo) {
+        for entry in writes.entries {
+            guard let enabled = entry.eventsEnabled else { continue }
+            if enabled || status != .noContent {
+                unsubscribed.removeValue(forKey: entry.id)
+            } else if unsubscribed.count < Self.maximumTrackedCharacteristics {
+                unsubscribed[entry.id] = packet
+            }
+        }
+    }
+
+    /// Judges an EVENT carrying `ids`, which began in `packet`, with `pending` the request waiting
+    /// for its response on the connection; `type` names a characteristic's type where known.
+    mutating func judge(
+        eventFor ids: [CharacteristicID], at packet: PacketInfo, pending: PendingRequest?, type: (CharacteristicID) -> HAPUUID?
+    ) -> [NotificationProblem] {
+        var problems: [NotificationProblem] = []
+        if let pending {
+            let waited = packet.timestamp - pending.packet.timestamp
+            if waited > NotificationProblem.requestReadAllowanceSeconds {
+                problems.append(.insideResponse(
+                    request: .init(method: pending.method, target: pending.target, packet: pending.packet), secondsAfterRequest: waited))
+            }
+        }
+        for id in ids {
+            if let unsubscribedAt = unsubscribed[id] {
+                problems.append(.afterUnsubscribe(id, unsubscribedAt: unsubscribedAt))
+            }
+            if let type = type(id), Self.immediateTypes.contains(type) { continue }
+            if let burst = noteEvent(id, at: packet.timestamp) { problems.append(burst) }
+        }
+        return problems
+    }
+
+    /// Records an EVENT of `id`; a burst when it is the third inside the coalescing delay, reported
+    /// when the burst begins.
+    private mutating func noteEvent(_ id: CharacteristicID, at time: Timestamp) -> NotificationProblem? {
+        guard var state = notified[id] ?? (notified.count < Self.maximumTrackedCharacteristics ? Notified() : nil) else { return nil }
+        defer { notified[id] = state }
+        let window = NotificationProblem.eventsInABurst - 1
+        var problem: NotificationProblem?
+        if state.recent.count == window, let first = state.recent.first, time - first < NotificationProblem.coalescingSeconds {
+            if !state.inBurst { problem = .burst(id, seconds: time - first) }
+            state.inBurst = true
+        } else {
+            state.inBurst = false
+        }
+        state.recent.append(time)
+        if state.recent.count > window { state.recent.removeFirst() }
+        return problem
+    }
+}
