@@ -40,7 +40,7 @@ async def control(scenario: Scenario, seed: int, workdir: Path) -> None:
     browser = AsyncServiceBrowser(zeroconf.zeroconf, [HAP_TYPE_TCP], handlers=[ignore_service_change])
     try:
         async with IpController(char_cache=CharacteristicCacheMemory(), zeroconf_instance=zeroconf) as controller:
-            story = Story(controller, journal, randomness, scenario.device_id, scenario.setup_code)
+            story = Story(controller, journal, randomness, scenario.device_id, scenario.setup_code, workdir)
             await asyncio.wait_for(scenario.story(story), timeout=scenario.time_limit)
             journal.write("story-finished")
     finally:

@@ -89,10 +89,26 @@ def open_frame(key: bytes, expected: int, header: bytes, sealed: bytes, wanted: 
     raise FrameError(f"a {len(sealed) - TAG_BYTES}-byte frame opens with no counter near {expected}, not even without its tag")
 
 
-def walk(messages: Sequence[tuple[bool, bytes]], stream: bytes, key: bytes | None) -> Walk:
-    """Match ``messages`` (``(encrypted, bytes)`` in the order written) against one direction's ``stream``."""
+def seal_frame(key: bytes, counter: int, plaintext: bytes) -> bytes:
+    """One frame exactly as a conforming sender puts it on the wire: length, ciphertext, tag."""
+    header = struct.pack("<H", len(plaintext))
+    return header + ChaCha20Poly1305(key).encrypt(nonce(counter), plaintext, header)
+
+
+def frame_lengths(data: bytes) -> list[int]:
+    """The plaintext lengths of the frames one message is cut into (both libraries start a frame per message)."""
+    return [min(MAX_FRAME_PLAINTEXT, len(data) - start) for start in range(0, len(data), MAX_FRAME_PLAINTEXT)]
+
+
+def walk(messages: Sequence[tuple[bool, bytes]], stream: bytes, key: bytes | None, first_counter: int = 0) -> Walk:
+    """Match ``messages`` (``(encrypted, bytes)`` in the order written) against one direction's ``stream``.
+
+    ``first_counter`` is the nonce counter of the stream's first frame: 0 when the capture saw the session
+    start, the truth's ``firstFrameCounter`` when it started mid-session.
+    """
     result = Walk()
-    offset = counter = 0
+    offset = 0
+    counter = first_counter
     encrypted_before = False
     for encrypted, data in messages:
         if not encrypted:

@@ -75,6 +75,8 @@ def _record_http_messages(journal: Journal) -> None:
                 direction=ACCESSORY_TO_CONTROLLER,
                 encrypted=self.hap_crypto is not None,
                 data=bytes(data),
+                # HAPCrypto counts the frames it sealed in _out_count: the counter this message starts with.
+                counter=self.hap_crypto._out_count if self.hap_crypto is not None else None,
             )
             original(self, data)
 
@@ -122,6 +124,9 @@ def _seed_and_record_pair_verify(journal: Journal, randomness: SeededRandomness)
             session = client_public.hex()
             journal.key("ACCESSORY_EPHEMERAL_SECRET", raw_public(public_key).hex(), private_key.private_bytes_raw(), session)
             journal.key("PAIR_VERIFY_SHARED_SECRET", session, bytes(shared_key), session)
+            # The accessory names the session by its transport: the socket's peer, then its own address.
+            protocol = self.accessory_handler.http_server.connections[self.client_address]
+            journal.session_endpoints(session, *protocol.hapcapture_endpoints)
             original(self, client_public, private_key, public_key, shared_key, pre_session_key)
 
         return wrapper

@@ -85,6 +85,8 @@ def _record_http_messages(journal: Journal) -> None:
                     direction=CONTROLLER_TO_ACCESSORY,
                     encrypted=encrypted,
                     data=bytes(payload),
+                    # SecureHomeKitProtocol counts the frames it sealed in c2a_counter.
+                    counter=self.c2a_counter if encrypted else None,
                 )
                 return await original(self, payload)
 
@@ -156,6 +158,8 @@ def _seed_and_record_pair_verify(journal: Journal, randomness: SeededRandomness)
                     session = controller_public.hex()
                     journal.key("CONTROL_WRITE_KEY", session, c2a_key, session)
                     journal.key("CONTROL_READ_KEY", session, a2c_key, session)
+                    # The controller names the session by its socket: its own address, then the accessory's.
+                    journal.session_endpoints(session, *transport_endpoints(connection.transport))
                     break
 
         return wrapper

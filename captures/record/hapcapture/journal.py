@@ -52,9 +52,18 @@ class Journal:
         self.write("connection", client=client, server=server, event=event)
 
     def message(
-        self, *, client: str, server: str, direction: str, encrypted: bool, data: bytes, at: float | None = None
+        self,
+        *,
+        client: str,
+        server: str,
+        direction: str,
+        encrypted: bool,
+        data: bytes,
+        at: float | None = None,
+        counter: int | None = None,
     ) -> None:
-        """One HTTP message as its sender wrote it; ``at`` when it was written, if that was before this call."""
+        """One whole HTTP message as its sender wrote it; ``at`` when it was written, if that was before this call;
+        ``counter`` the sender's nonce counter for its first frame."""
         self.write(
             "message",
             **({"t": at} if at is not None else {}),
@@ -64,6 +73,7 @@ class Journal:
             encrypted=encrypted,
             data=base64.b64encode(data).decode("ascii"),
             note=self._note,
+            counter=counter,
         )
 
     def misbehaviour(self, rule: str, connection: str | None, detail: str) -> None:
@@ -85,6 +95,10 @@ class Journal:
         so that the key log can list each session's entries together whichever peer logged them first.
         """
         self.write("key", label=label, id=ident, secret=secret.hex(), session=session)
+
+    def session_endpoints(self, session: str, controller: str, accessory: str) -> None:
+        """The ``SESSION_ENDPOINTS`` key-log entry of a pair-verified session: its TCP endpoints as this peer saw them."""
+        self.write("key", label="SESSION_ENDPOINTS", id=session, secret=f"{controller} {accessory}", session=session)
 
     def close(self) -> None:
         with self._lock:

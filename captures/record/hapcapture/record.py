@@ -1,12 +1,16 @@
 """Recording one scenario: namespaces up, capture on, accessory, controller, everything down again.
 
-The capture runs in the accessory's namespace (on its side of the relay in ``lossy-link``). Every
-process this module starts runs in a session of its own and is stopped by its own id when the scenario
-ends, however it ends; the namespaces are deleted afterwards.
+The capture runs in the accessory's namespace (on its side of the relay in ``lossy-link``); it starts
+before the peers, or, for a scenario with ``capture_on_request``, when the story asks for it
+(``Story.start_capture``: the story writes ``capture.request`` into the work directory, the recorder starts
+the capture and answers with ``capture.started``). Every process this module starts runs in a session of
+its own and is stopped by its own id when the scenario ends, however it ends; the namespaces are deleted
+afterwards.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -19,11 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from .journal import read_journal
 from .netns import INTERFACE, RELAY_TO_ACCESSORY, RELAY_TO_CONTROLLER, Topology
 from .peerfacts import PeerFacts
 from .peers import Peer
 from .scenarios import DUMPCAP, TCPDUMP_ANY, Scenario
 from .srpsearch import choose_seed
+from .story import CAPTURE_REQUEST, CAPTURE_STARTED
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 READY_TIMEOUT = 30.0
@@ -143,9 +149,10 @@ def packets_dropped(capture_log: Path) -> int:
 def record_scenario(scenario: Scenario) -> Recording:
     """Record ``scenario``, again (up to ``CAPTURE_ATTEMPTS`` times) if the capture is unusable.
 
-    Unusable means the kernel dropped packets before the capture tool read them, or the capture lacks
-    what the scenario must show: the lossy relay's decisions are seeded, but whether a held-back frame
-    is overtaken depends on what else is in flight at that moment.
+    Unusable means the kernel dropped packets before the capture tool read them, the capture lacks
+    what the scenario must show (the lossy relay's decisions are seeded, but whether a held-back frame
+    is overtaken depends on what else is in flight at that moment), or a peer sent something while a
+    capture on request was starting, so that nobody can say whether the capture holds it.
     """
     seed = choose_seed(
         scenario.seed, scenario.setup_code, scenario.pair_setups, (scenario.accessory_peer.name, scenario.controller_peer.name)
@@ -154,12 +161,34 @@ def record_scenario(scenario: Scenario) -> Recording:
         recording = record_once(scenario, seed, relay_seed=seed * 100 + attempt)
         dropped = packets_dropped(recording.workdir / "capture.log")
         missing = [f for f in scenario.capture_must_show if not capture_shows(recording.capture, f)]
-        if not missing and not dropped:
+        straddling = sent_while_capture_started(recording.workdir)
+        if not missing and not dropped and not straddling:
             return recording
-        problem = f"the kernel dropped {dropped} packets" if dropped else f"capture shows no {', '.join(missing)}"
+        if dropped:
+            problem = f"the kernel dropped {dropped} packets"
+        elif missing:
+            problem = f"capture shows no {', '.join(missing)}"
+        else:
+            problem = f"sent while the capture was starting, so maybe captured, maybe not: {'; '.join(straddling)}"
         print(f"{scenario.name}: {problem}; recording again", flush=True)
         discard(recording)
     raise ScenarioFailed(f"{scenario.name}: {CAPTURE_ATTEMPTS} captures in a row were unusable ({problem})")
+
+
+def sent_while_capture_started(workdir: Path) -> list[str]:
+    """What a peer sent between the story's capture request and the capture running (an empty list without one).
+
+    A packet sent in that window may or may not be in the file, and the truth must say exactly which are; the
+    stories keep their own traffic out of it, but mDNS answers and announcements follow no story.
+    """
+    controller = read_journal(workdir / "controller.jsonl")
+    start = next((r for r in controller if r["kind"] == "capture-start"), None)
+    if start is None:
+        return []
+    accessory = read_journal(workdir / "accessory.jsonl")
+    sent = [(r["t"], f"{r['direction']} message on {r['client']}") for r in accessory + controller if r["kind"] == "message"]
+    sent += [(r["sent_at"], "an mDNS advertisement") for r in accessory if r["kind"] == "advertisement"]
+    return [f"{what} at {when:.3f}" for when, what in sent if start["requested"] <= when <= start["opened"]]
 
 
 def capture_shows(capture: Path, display_filter: str) -> bool:
@@ -181,9 +210,14 @@ def record_once(scenario: Scenario, seed: int, relay_seed: int) -> Recording:
     with Topology(run_id, scenario.addressing, relayed=scenario.impairment is not None) as topology, Processes(
         workdir
     ) as processes:
-        capturer = processes.start("capture", topology.accessory_ns, capture_command(scenario, capture))
-        # Both tools write the file header as soon as the capture is open.
-        wait_until(lambda: capture.exists() and capture.stat().st_size > 0, READY_TIMEOUT, "capture", capturer)
+
+        def start_capture() -> subprocess.Popen:
+            capturer = processes.start("capture", topology.accessory_ns, capture_command(scenario, capture))
+            # Both tools write the file header as soon as the capture is open.
+            wait_until(lambda: capture.exists() and capture.stat().st_size > 0, READY_TIMEOUT, "capture", capturer)
+            return capturer
+
+        capturer = None if scenario.capture_on_request else start_capture()
 
         relay = None
         if scenario.impairment is not None:
@@ -205,8 +239,13 @@ def record_once(scenario: Scenario, seed: int, relay_seed: int) -> Recording:
         accessory = processes.peer("accessory", topology.accessory_ns, scenario.accessory_peer, *peer_arguments)
         wait_until((workdir / "accessory.ready").exists, READY_TIMEOUT, "accessory", accessory)
         controller = processes.peer("controller", topology.controller_ns, scenario.controller_peer, *peer_arguments)
+        deadline = time.monotonic() + scenario.time_limit + 30
+        if capturer is None:
+            wait_until((workdir / CAPTURE_REQUEST).exists, scenario.time_limit, "capture request", controller)
+            capturer = start_capture()
+            (workdir / CAPTURE_STARTED).write_text(json.dumps({"opened": time.time()}) + "\n")
         try:
-            controller_status = controller.wait(scenario.time_limit + 30)
+            controller_status = controller.wait(max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             controller_status = processes.stop(controller)
         accessory_status = processes.stop(accessory)

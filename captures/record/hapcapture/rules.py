@@ -91,6 +91,33 @@ MAX_DATABASE_BYTES = 128 * 1024
 # nothing but /accessories (what iOS does when it cannot use an accessory's database).
 REJECTING_SESSION_PATHS = ("/accessories",)
 
+# "No Response": how long a controller waits, from the stacks that say. HAP-NodeJS warns that a read or write
+# handler "was slow to respond" after 3 s and answers -70408 (operation timed out) after 10 s in all
+# (src/lib/Accessory.ts, handleGetCharacteristics and handleSetCharacteristics; src/lib/Characteristic.ts: "HAP-NodeJS
+# will complain about slow running get handlers after 3 seconds and terminate the request after 10 seconds");
+# HAP-python gives its own delayed responses 9 s (pyhap/hap_handler.py RESPONSE_TIMEOUT); aiohomekit waits 30 s for a
+# response, then shuts the connection (aiohomekit/controller/ip/connection.py InsecureHomeKitProtocol._send_lines:
+# write_eof, close). A response later than HAP-NodeJS's first mark is slow; measured from the captured segment that
+# completed the request to the one that completed the response.
+SLOW_RESPONSE_SECONDS = 3.0
+# -70402: "unable to communicate with the requested service" (PROTOCOL.md §5.5); some devices send it positive (§8 #15).
+SERVICE_COMMUNICATION_FAILURE = (-70402, 70402)
+# HAP R17 §6.8 as HomeKitADK quotes it (HAP/HAPIPAccessoryServer.c, schedule_event_notifications, with
+# kHAPIPAccessoryServer_MaxEventNotificationDelay = 1 s): "Network-based notifications must be coalesced by the
+# accessory using a delay of no less than 1 second", save for characteristics whose events must be delivered at once
+# (ADK names Programmable Switch Event; HAP-python's IMMEDIATE_NOTIFY in pyhap/characteristic.py has it and Button
+# Event). With a delay of 1 s at most two EVENTs for one characteristic fall into any second, so three within one
+# second are a burst. (Stock HAP-python coalesces for 0.5 s, pyhap/hap_protocol.py EVENT_COALESCE_TIME_WINDOW: three
+# of its EVENTs span at least 1 s, and the clean corpus never comes near.)
+EVENT_COALESCING_SECONDS = 1.0
+EVENTS_IN_A_BURST = 3
+IMMEDIATE_EVENT_TYPES = {"73", "126"}  # Programmable Switch Event, Button Event
+# HomeKitADK writes EVENTs only to a session that waits for a request and holds none of it
+# (HAP/HAPIPAccessoryServer.c schedule_event_notifications: state Reading and an empty inbound buffer), so never
+# between a request and its response. An accessory may send one just before it has read a request already on the
+# wire; an EVENT this long after the request was complete was sent with the request outstanding.
+REQUEST_READ_ALLOWANCE_SECONDS = 0.1
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -115,6 +142,10 @@ class TimedMessage:
 class TracedConnection:
     client: str
     messages: list[TimedMessage]
+    # The capture joined the connection after it began (a mid-session capture): what came before is unseen.
+    started_before_capture: bool = False
+    # The first FIN or RST in the capture: (capture time, what and from whom), if the capture saw one.
+    closed: tuple[float, str] | None = None
 
     def sent(self, direction: str) -> list[TimedMessage]:
         return [message for message in self.messages if message.direction == direction]
@@ -341,7 +372,7 @@ class Checker:
         for check in (
             self.requests, self.pair_setups, self.verification, self.pairing_admin, self.events,
             self.discovery, self.databases, self.writes, self.json_bodies, self.compliance, self.limits,
-            self.lost_pairings, self.across_captures,
+            self.lost_pairings, self.across_captures, self.responsiveness, self.event_timing,
         ):  # fmt: skip
             check()
         return self.findings
@@ -465,17 +496,29 @@ class Checker:
                     self.find("pairing-without-admin", connection.client, f"/pairings method {method} accepted from {controller}")
 
     # events
-    def events(self) -> None:
-        perms = {}
+    def characteristics(self) -> dict[tuple[int, int], dict[str, Any]]:
+        """Every characteristic of the truth's database by (aid, iid)."""
+        found = {}
         body = self.truth.get("accessoriesBody") or {}
         for accessory in body.get("accessories", []):
             for service in accessory.get("services", []):
                 for characteristic in service.get("characteristics", []):
-                    perms[(accessory.get("aid"), characteristic.get("iid"))] = characteristic.get("perms", [])
+                    found[(accessory.get("aid"), characteristic.get("iid"))] = characteristic
+        return found
+
+    def events(self) -> None:
+        """EVENTs for characteristics not subscribed (``unsolicited-event``) or no longer (``event-after-unsubscribe``).
+
+        Subscriptions count from the accessory's response to the PUT that made them, in stream order. On a
+        connection the capture joined mid-session a characteristic not (un)subscribed in the capture may have been
+        subscribed before it: its EVENTs are not held against the accessory.
+        """
+        perms = {key: characteristic.get("perms", []) for key, characteristic in self.characteristics().items()}
         for connection in self.connections:
             pairs = connection.exchanges()[0]
             answered = {id(response): request for request, response in pairs if response is not None}
             subscribed: set[tuple[int, int]] = set()
+            unsubscribed: set[tuple[int, int]] = set()
             for message in connection.sent(ACCESSORY_TO_CONTROLLER):
                 parsed = message.http
                 request = answered.get(id(message))
@@ -483,12 +526,19 @@ class Checker:
                     for entry in json_entries(request.http):
                         if "ev" in entry:
                             key = (entry.get("aid"), entry.get("iid"))
-                            (subscribed.add if entry["ev"] in (True, 1) else subscribed.discard)(key)
+                            if entry["ev"] in (True, 1):
+                                subscribed.add(key)
+                                unsubscribed.discard(key)
+                            elif key in subscribed or connection.started_before_capture:
+                                subscribed.discard(key)
+                                unsubscribed.add(key)
                 if not parsed.is_event:
                     continue
                 for entry in json_entries(parsed):
                     key = (entry.get("aid"), entry.get("iid"))
-                    if key not in subscribed:
+                    if key in unsubscribed:
+                        self.find("event-after-unsubscribe", connection.client, f"EVENT for {key[0]}.{key[1]} after the controller set ev false")
+                    elif key not in subscribed and not connection.started_before_capture:
                         self.find("unsolicited-event", connection.client, f"EVENT for {key[0]}.{key[1]}, not subscribed")
                     if key in perms and "ev" not in perms[key]:
                         self.find("unsolicited-event", connection.client, f"EVENT for {key[0]}.{key[1]}, perms {perms[key]}")
@@ -632,6 +682,65 @@ class Checker:
                 rejected = statuses & {STATUS_READ_ONLY, STATUS_INVALID_VALUE}
                 if rejected:
                     self.find("write-rejected", connection.client, f"207 with statuses {sorted(rejected)}")
+
+    # "No Response": late, failed and missing answers
+    def responsiveness(self) -> None:
+        for connection in self.connections:
+            outstanding = []
+            for request, response in connection.exchanges()[0]:
+                asked = request.http.start_line
+                if response is None:
+                    outstanding.append(request)
+                    self.find("unanswered-request", connection.client, f"{asked} at {request.time:.3f} never answered")
+                    continue
+                waited = response.time - request.time
+                if waited > SLOW_RESPONSE_SECONDS:
+                    self.find("slow-response", connection.client, f"{asked} answered after {waited:.2f} s")
+                failed = [status for status in statuses(response.http) if status in SERVICE_COMMUNICATION_FAILURE]
+                if failed:
+                    self.find("service-communication-failure", connection.client, f"{asked} answered {response.http.start_line} with status {failed[0]}")
+            if connection.closed is not None and outstanding:
+                when, how = connection.closed
+                waiting = [request for request in outstanding if request.time < when]
+                if waiting:
+                    self.find(
+                        "closed-with-outstanding-requests",
+                        connection.client,
+                        f"{how} at {when:.3f} with {len(waiting)} request(s) unanswered, the first {waiting[0].http.start_line}",
+                    )
+
+    # event timing: bursts, and EVENTs while a request is outstanding
+    def event_timing(self) -> None:
+        types = {key: short_type(str(c.get("type", ""))) for key, c in self.characteristics().items()}
+        for connection in self.connections:
+            times: dict[tuple[int, int], list[float]] = {}
+            requests = connection.sent(CONTROLLER_TO_ACCESSORY)
+            answered = 0
+            for message in connection.sent(ACCESSORY_TO_CONTROLLER):
+                if not message.http.is_event:
+                    answered += 1
+                    continue
+                pending = requests[answered] if answered < len(requests) else None
+                if pending is not None and pending.time + REQUEST_READ_ALLOWANCE_SECONDS < message.time:
+                    self.find(
+                        "event-inside-response",
+                        connection.client,
+                        f"EVENT at {message.time:.3f} while {pending.http.start_line} (complete at {pending.time:.3f}) awaited its response",
+                    )
+                for entry in json_entries(message.http):
+                    times.setdefault((entry.get("aid"), entry.get("iid")), []).append(message.time)
+            for key, seen in times.items():
+                if types.get(key) in IMMEDIATE_EVENT_TYPES:
+                    continue
+                seen.sort()
+                for first, last in zip(seen, seen[EVENTS_IN_A_BURST - 1 :]):
+                    if last - first < EVENT_COALESCING_SECONDS:
+                        self.find(
+                            "event-burst",
+                            connection.client,
+                            f"{len(seen)} EVENTs for {key[0]}.{key[1]}; {EVENTS_IN_A_BURST} of them within {last - first:.3f} s from {first:.3f}",
+                        )
+                        break
 
     def json_bodies(self) -> None:
         for connection in self.connections:
@@ -894,6 +1003,18 @@ class PreviousCapture:
                             pass
         ads = sorted(truth["advertisements"], key=lambda ad: ad["time"])
         return cls(truth["scenario"], database, ads[-1]["txt"].get("c#") if ads else None)
+
+
+def statuses(message: http.HttpMessage) -> list[int]:
+    """The HAP status codes a JSON body carries: its own ``status`` and each characteristic entry's."""
+    try:
+        body = json_body(message)
+    except ValueError:
+        return []
+    if not isinstance(body, dict):
+        return []
+    found = [body["status"]] if isinstance(body.get("status"), int) else []
+    return found + [entry["status"] for entry in body.get("characteristics", []) if isinstance(entry, dict) and isinstance(entry.get("status"), int)]
 
 
 def txt_properties(wire_text: bytes) -> dict[str, str]:

@@ -60,6 +60,8 @@ class Scenario:
     accessory_hook: Callable[[AccessoryDriver, Journal], None] | None = None
     controller_hook: Callable[[Journal], None] | None = None
     time_limit: float = 90.0
+    # The capture starts only when the story asks for it (``Story.start_capture``), in the middle of the traffic.
+    capture_on_request: bool = False
     device_id: str = DEVICE_ID
     setup_code: str = SETUP_CODE
     setup_id: str = SETUP_ID
@@ -523,3 +525,8 @@ SCENARIOS: dict[str, Scenario] = {
         *homekitpy.scenarios(Scenario, demo_story, accessories.steady_bridge),
     )
 }
+
+# Captures as they come from a real home (issue 15). realhome.py builds on Scenario, so it is imported last.
+from . import realhome  # noqa: E402
+
+SCENARIOS.update((scenario.name, scenario) for scenario in realhome.SCENARIOS)

@@ -7,8 +7,14 @@ incompatibility, and label the messages for the ground truth.
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import json
+import socket
+import struct
+import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable
 
 from aiohomekit.controller.ip.connection import HomeKitConnection
@@ -20,13 +26,26 @@ from aiohomekit.model.characteristics import CharacteristicsTypes
 from aiohomekit.uuid import normalize_uuid
 from cryptography.hazmat.primitives import serialization
 
-from .journal import Journal, endpoint_text
+from .journal import ACCESSORY_TO_CONTROLLER, CONTROLLER_TO_ACCESSORY, Journal, endpoint_text
 from .seeded import SeededRandomness, seeded_ed25519_key, seeded_uuid4
 
 # aiohomekit stores a pairing under an alias; one that is not the device id keeps the controller from
 # re-reading /accessories on its own whenever the mDNS record changes, so the story alone drives requests.
 PAIRING_ALIAS = "hapscope-story"
 SRP_MISMATCH_ATTEMPTS = 4
+# The files through which a story asks the recorder to start the capture (``record.py``) and learns that it runs.
+CAPTURE_REQUEST = "capture.request"
+CAPTURE_STARTED = "capture.started"
+CAPTURE_START_TIMEOUT = 30.0
+CAPTURE_POLL_SECONDS = 0.02
+# Linux struct tcp_info (include/uapi/linux/tcp.h): tcpi_unacked (u32) at byte 24; tcpi_bytes_acked and
+# tcpi_bytes_received (u64) at bytes 120 and 128, the stream bytes the peer acknowledged and the bytes received in order.
+# On the side that opened the connection the acknowledged count includes the SYN (checked on this kernel: 1 after the
+# handshake, 1001 after 1000 bytes), so the controller's sent bytes are one fewer.
+TCP_INFO_BYTES = 136
+SYN_COUNTED_AS_ACKNOWLEDGED = 1
+TCP_INFO_UNACKED = struct.Struct("<I")
+TCP_INFO_BYTE_COUNTS = struct.Struct("<QQ")
 
 
 @dataclass(frozen=True)
@@ -72,6 +91,25 @@ class Database:
         ]
 
 
+@dataclass(frozen=True)
+class StreamCounters:
+    """Where one TCP connection stands, as the controller's kernel counts it."""
+
+    sent_and_acknowledged: int
+    received: int
+    unacknowledged_segments: int
+
+
+def stream_counters(sock: Any) -> StreamCounters:
+    """The kernel's byte counts of a connection this process opened (a controller connection)."""
+    info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_BYTES)
+    if len(info) < TCP_INFO_BYTES:
+        raise RuntimeError(f"TCP_INFO returned {len(info)} bytes; this kernel does not count stream bytes")
+    (unacked,) = TCP_INFO_UNACKED.unpack_from(info, 24)
+    acked, received = TCP_INFO_BYTE_COUNTS.unpack_from(info, 120)
+    return StreamCounters(acked - SYN_COUNTED_AS_ACKNOWLEDGED, received, unacked)
+
+
 class Story:
     """The controller side of one scenario run."""
 
@@ -82,12 +120,55 @@ class Story:
         randomness: SeededRandomness,
         device_id: str,
         setup_code: str,
+        workdir: Path | None = None,
     ) -> None:
         self.controller = controller
         self.journal = journal
         self.randomness = randomness
         self.device_id = device_id
         self.setup_code = setup_code
+        self.workdir = workdir
+
+    async def start_capture(self, open_connections: Iterable[HomeKitConnection]) -> None:
+        """Have the recorder start the packet capture now, in the middle of the story (``capture_on_request``).
+
+        ``open_connections`` are every connection open at this moment. For each the journal gets, from the controller's
+        kernel, how many bytes each direction had carried before the capture began: that is where the captured
+        streams start, which the truth turns into which messages the capture holds. The counts are taken before
+        the request and again once the capture runs, and must agree: nothing may be in flight across the start.
+        """
+        if self.workdir is None:
+            raise RuntimeError("this story runs without a work directory, so it cannot ask for a capture")
+        connections = list(open_connections)
+        before = [stream_counters(c.transport.get_extra_info("socket")) for c in connections]
+        requested = time.time()
+        (self.workdir / CAPTURE_REQUEST).write_text(f"{requested!r}\n")
+        started = self.workdir / CAPTURE_STARTED
+        deadline = time.monotonic() + CAPTURE_START_TIMEOUT
+        while not started.exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the recorder did not start the capture within {CAPTURE_START_TIMEOUT:.0f} s")
+            await asyncio.sleep(CAPTURE_POLL_SECONDS)
+        opened = json.loads(started.read_text())["opened"]
+        after = [stream_counters(c.transport.get_extra_info("socket")) for c in connections]
+        entries = []
+        for connection, counted, recounted in zip(connections, before, after):
+            client, server = self.client_of(connection), endpoint_text(connection.transport.get_extra_info("peername"))
+            if counted != recounted or counted.unacknowledged_segments:
+                raise RuntimeError(f"{client}: bytes were in flight while the capture started ({counted} then {recounted})")
+            entries.append(
+                {
+                    "client": client,
+                    "server": server,
+                    CONTROLLER_TO_ACCESSORY: counted.sent_and_acknowledged,
+                    ACCESSORY_TO_CONTROLLER: counted.received,
+                }
+            )
+        self.journal.write("capture-start", requested=requested, opened=opened, connections=entries)
+
+    def expect_capture_inside_frame(self, connection: HomeKitConnection, direction: str) -> None:
+        """Record that the capture of ``direction`` must begin inside a frame (checked when the truth is written)."""
+        self.journal.write("capture-inside-frame", client=self.client_of(connection), direction=direction)
 
     async def discover(self, timeout: float = 30.0) -> IpDiscovery:
         """Browse ``_hap._tcp`` and resolve the accessory (zeroconf, inside aiohomekit)."""

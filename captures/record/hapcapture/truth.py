@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import http, tlv8
+from . import capturestart, http, tlv8
 from .journal import CONTROLLER_TO_ACCESSORY, read_journal
 from .peers import AIOHOMEKIT, HAP_PYTHON
 from .record import Recording
@@ -28,6 +28,7 @@ SESSION_LABEL_ORDER = [
     "PAIR_VERIFY_SHARED_SECRET",
     "CONTROL_WRITE_KEY",
     "CONTROL_READ_KEY",
+    "SESSION_ENDPOINTS",
 ]
 SRP_PUBLIC_KEY_BYTES = 384
 SRP_KEY_BYTES = 64
@@ -65,6 +66,7 @@ class Message:
     encrypted: bool
     data: bytes
     note: str | None
+    counter: int | None = None  # the sender's nonce counter for the message's first frame, when encrypted
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Message:
@@ -76,6 +78,7 @@ class Message:
             encrypted=record["encrypted"],
             data=base64.b64decode(record["data"]),
             note=record.get("note"),
+            counter=record.get("counter"),
         )
 
 
@@ -344,7 +347,12 @@ def capture_note(scenario: Scenario) -> str:
         return f"captured with tcpdump -i any {where} (Linux cooked v2 headers)"
     tool = "dumpcap" if scenario.capture == DUMPCAP else "tcpdump"
     side = " on the accessory's side of the lossy relay" if scenario.impairment is not None else ""
-    return f"captured with {tool} on the accessory's interface hap0 {where}{side}"
+    when = (
+        ", started only when the story asked for it, in the middle of the traffic (captureStart says what it holds)"
+        if scenario.capture_on_request
+        else ""
+    )
+    return f"captured with {tool} on the accessory's interface hap0 {where}{side}{when}"
 
 
 def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any], KeyLog]:
@@ -431,6 +439,7 @@ def build_truth(recording: Recording, capture_name: str) -> tuple[dict[str, Any]
         "notes": notes,
         "misbehaviours": misbehaviours,
     }
+    capturestart.annotate(truth, connections, accessory, controller)
     return truth, keys
 
 
