@@ -18,7 +18,7 @@ struct AttributeTracker {
     }
 
     /// The key the accessory's database is kept under: its device id, else its address.
-    private func databaseKey(deviceID: String?) -> String { deviceID ?? info.accessory.description }
+    func databaseKey(deviceID: String?) -> String { deviceID ?? info.accessory.description }
 
     // MARK: The accessory database
 
@@ -111,16 +111,23 @@ struct AttributeTracker {
     ) {
         let characteristic = database?.characteristic(id)
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
+        let (shown, structure) = CharacteristicValueStructure.read(
+            interpreted, type: characteristic?.type, kind: kind, revealSecrets: context.configuration.revealsSessionKeys)
         context.emit(.characteristic(CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type,
             name: characteristic?.name, unit: characteristic?.unit, format: characteristic?.format,
-            value: interpreted,
+            value: shown, structure: structure,
             status: status.flatMap { $0 == .success ? nil : $0 },
             timedWrite: request?.timedWrite ?? false, requestPacket: request?.packet, answered: answered)), packet)
+        if let structure, let error = structure.error {
+            context.emit(.problem(CaptureProblem(
+                .undecodableValue, "\(info): \(kind.rawValue) \(id) \(structure.schemaName): \(error) (offset in the value)",
+                connection: info, direction: kind == .write ? .controllerToAccessory : .accessoryToController)), packet)
+        }
     }
 
     /// The accessory database this connection's characteristics are typed against.
-    private func database(deviceID: String?) -> AccessoryDatabase? {
+    func database(deviceID: String?) -> AccessoryDatabase? {
         context.databases[databaseKey(deviceID: deviceID)]?.database
     }
 

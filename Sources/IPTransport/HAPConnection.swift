@@ -336,7 +336,8 @@ final class HAPConnection {
         context.emit(.httpMessage(HTTPMessageEvent(
             connection: info, direction: channel.direction, message: message, encrypted: encrypted,
             firstPacket: first, lastPacket: last,
-            request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) })), last)
+            request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
+            bodyWithoutSecrets: bodyWithoutSecrets(message, answering: answered))), last)
 
         switch message.kind {
         case .request:
@@ -346,6 +347,28 @@ final class HAPConnection {
         case .event:
             attributes.event(message, deviceID: deviceID, packet: last)
         }
+    }
+
+    /// A `/characteristics` body whose TLV8 values carry key material, as reports may show it
+    /// (nil when it holds none, or when the user asked for secrets).
+    private func bodyWithoutSecrets(_ message: HTTPMessage, answering request: PendingRequest?) -> HTTPMessageEvent.BodyWithoutSecrets? {
+        guard !context.configuration.revealsSessionKeys else { return nil }
+        let written: Bool
+        switch message.kind {
+        case .request:
+            guard message.requestLine?.method.description == "PUT", message.hapRequestTarget?.endpoint == .characteristics else { return nil }
+            written = true
+        case .response where request?.endpoint == .accessories:
+            let known = context.databases[attributes.databaseKey(deviceID: deviceID)].flatMap { $0.body.elementsEqual(message.body) ? $0.database : nil }
+            return CharacteristicBodySecrets.withoutSecrets(accessories: message, known: known, limits: context.limits.json)
+        case .response:
+            guard request?.endpoint == .characteristics else { return nil }
+            written = false
+        case .event:
+            written = false
+        }
+        return CharacteristicBodySecrets.withoutSecrets(
+            message, database: attributes.database(deviceID: deviceID), written: written, limits: context.limits.json)
     }
 
     private func handleRequest(_ message: HTTPMessage, packet: PacketInfo) {
