@@ -1,10 +1,17 @@
 /// The TLV8-valued characteristics whose structure the open implementations agree on.
 ///
-/// Camera RTP Stream Management: HAP-python pyhap/camera.py (`SETUP_TYPES`, `VIDEO_TYPES`,
-/// `RTP_PARAM_TYPES`, …) and HAP-NodeJS src/lib/camera/RTPStreamManagement.ts ("TLV
-/// DEFINITIONS") give the same numbers. Adaptive Lighting: HAP-NodeJS src/lib/controller/
-/// AdaptiveLightingController.ts, reverse-engineered there (its `UNKNOWN_n` types are named here
-/// for what HAP-NodeJS does with them).
+/// The characteristic types are HomeKitADK's (HAP/HAPCharacteristicTypes.c:
+/// `kHAPCharacteristicType_SupportedVideoStreamConfiguration = HAPUUIDCreateAppleDefined(0x114)`
+/// … `SetupEndpoints` 0x118, `StreamingStatus` 0x120, `TargetControlSupportedConfiguration`
+/// 0x123, `TargetControlList` 0x124, `ButtonEvent` 0x126, `SelectedAudioStreamConfiguration`
+/// 0x128); the Adaptive Lighting ones (0x143, 0x144) are newer than the ADK and HAP-python's
+/// (pyhap/resources/characteristics.json). The structures: Camera RTP Stream Management from
+/// HAP-python pyhap/camera.py (`SETUP_TYPES`, `VIDEO_TYPES`, `RTP_PARAM_TYPES`, …) and HAP-NodeJS
+/// src/lib/camera/RTPStreamManagement.ts ("TLV DEFINITIONS"), which give the same numbers;
+/// Adaptive Lighting from HAP-NodeJS src/lib/controller/AdaptiveLightingController.ts,
+/// reverse-engineered there (its `UNKNOWN_n` types are named here for what HAP-NodeJS does with
+/// them); Target Control (Apple TV remotes) and Siri audio from HAP-NodeJS
+/// src/lib/controller/RemoteController.ts.
 extension TLV8ValueSchema {
     /// The schema of the value of the Apple characteristic with short type `shortType`
     /// (`0x118` for 00000118-0000-1000-8000-0026BB765291): `written` for what a controller
@@ -18,6 +25,10 @@ extension TLV8ValueSchema {
         case 0x117: selectedRTPStreamConfiguration
         case 0x118: setupEndpoints
         case 0x120: streamingStatus
+        case 0x123: targetControlSupportedConfiguration
+        case 0x124: targetControlList
+        case 0x126: buttonEvent
+        case 0x128: selectedAudioStreamConfiguration
         case 0x143: written ? transitionControlWrite : transitionControlResponse
         case 0x144: supportedTransitionConfiguration
         default: nil
@@ -27,7 +38,8 @@ extension TLV8ValueSchema {
     /// Every schema, for tests and the fuzz target.
     public static let all: [TLV8ValueSchema] = [
         supportedVideoStreamConfiguration, supportedAudioStreamConfiguration, supportedRTPConfiguration,
-        selectedRTPStreamConfiguration, setupEndpoints, streamingStatus, transitionControlWrite, transitionControlResponse,
+        selectedRTPStreamConfiguration, setupEndpoints, streamingStatus, targetControlSupportedConfiguration, targetControlList,
+        buttonEvent, selectedAudioStreamConfiguration, transitionControlWrite, transitionControlResponse,
         supportedTransitionConfiguration,
     ]
 
@@ -157,6 +169,64 @@ extension TLV8ValueSchema {
                 .init(0x06, "comfortNoisePayloadType", .unsigned(maximumByteCount: 1)),
             ]))),
             .init(0x04, "comfortNoise", .unsigned(maximumByteCount: 1)),
+        ]))),
+    ])
+
+    // MARK: Target Control and Siri (Apple TV remotes)
+
+    // HAP-NodeJS ButtonType, written `tlv.writeUInt16`.
+    static let buttonType = TLV8FieldSchema.Kind.enumeration(maximumByteCount: 2, names: [
+        0: "undefined", 1: "menu", 2: "play/pause", 3: "TV home", 4: "select", 5: "arrow up", 6: "arrow right",
+        7: "arrow down", 8: "arrow left", 9: "volume up", 10: "volume down", 11: "Siri", 12: "power", 13: "generic",
+    ])
+
+    // HAP-NodeJS TargetControlCommands, SupportedButtonConfigurationTypes
+    // (buildTargetControlSupportedConfigurationTLV: ticks per second `writeUInt64`, the button
+    // ID and type pairs one after the other, type 1 for a hardware remote).
+    static let targetControlSupportedConfiguration = TLV8ValueSchema("Target Control Supported Configuration", [
+        .init(0x01, "maximumTargets", .unsigned(maximumByteCount: 4)),
+        .init(0x02, "ticksPerSecond", .unsigned(maximumByteCount: 8)),
+        .init(0x03, "supportedButtonConfiguration", .nested(TLV8ValueSchema("supported button configuration", [
+            .init(0x01, "buttonID", .unsigned(maximumByteCount: 1)),
+            .init(0x02, "buttonType", buttonType),
+        ]))),
+        .init(0x04, "type", .enumeration(maximumByteCount: 1, names: [0: "software", 1: "hardware"])),
+    ])
+
+    // HAP-NodeJS TargetControlList, Operation, TargetConfigurationTypes, TargetCategory,
+    // ButtonConfigurationTypes (updatedTargetConfiguration: identifier `writeUInt32`, category
+    // `writeUInt16`). A write holds an operation and targets; a read, the targets.
+    static let targetControlList = TLV8ValueSchema("Target Control List", [
+        .init(0x01, "operation", .enumeration(maximumByteCount: 1, names: [
+            0: "undefined", 1: "list", 2: "add", 3: "remove", 4: "reset", 5: "update",
+        ])),
+        .init(0x02, "targetConfiguration", .nested(TLV8ValueSchema("target configuration", [
+            .init(0x01, "targetIdentifier", .unsigned(maximumByteCount: 4)),
+            .init(0x02, "targetName", .text),
+            .init(0x03, "targetCategory", .enumeration(maximumByteCount: 2, names: [0: "undefined", 0x18: "Apple TV"])),
+            .init(0x04, "buttonConfiguration", .nested(TLV8ValueSchema("button configuration", [
+                .init(0x01, "buttonID", .unsigned(maximumByteCount: 1)),
+                .init(0x02, "buttonType", buttonType),
+                .init(0x03, "buttonName", .text),
+            ]))),
+        ]))),
+    ])
+
+    // HAP-NodeJS ButtonEvent, ButtonState (sendButtonEvent: timestamp `writeUInt64`, active
+    // identifier `writeUInt32`).
+    static let buttonEvent = TLV8ValueSchema("Button Event", [
+        .init(0x01, "buttonID", .unsigned(maximumByteCount: 1)),
+        .init(0x02, "buttonState", .enumeration(maximumByteCount: 1, names: [0: "up", 1: "down"])),
+        .init(0x03, "timestamp", .unsigned(maximumByteCount: 8)),
+        .init(0x04, "activeIdentifier", .unsigned(maximumByteCount: 4)),
+    ])
+
+    // HAP-NodeJS SelectedAudioInputStreamConfigurationTypes around the audio codec configuration
+    // the camera uses too (buildSelectedAudioConfigurationTLV).
+    static let selectedAudioStreamConfiguration = TLV8ValueSchema("Selected Audio Stream Configuration", [
+        .init(0x01, "selectedAudioInputStreamConfiguration", .nested(TLV8ValueSchema("audio codec configuration", [
+            .init(0x01, "codecType", audioCodecType),
+            .init(0x02, "codecParameters", .nested(audioCodecParameters)),
         ]))),
     ])
 

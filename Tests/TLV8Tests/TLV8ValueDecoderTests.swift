@@ -9,7 +9,7 @@ import WireParsing
 @Suite struct TLV8ValueDecoderTests {
     static func base64(_ text: String) -> [UInt8] { Array(Data(base64Encoded: text)!) }
 
-    static let cameraShortTypes: [UInt32] = [0x114, 0x115, 0x116, 0x117, 0x118, 0x120]
+    static let cameraShortTypes: [UInt32] = [0x114, 0x115, 0x116, 0x117, 0x118, 0x120, 0x123, 0x124, 0x126, 0x128, 0x144]
 
     // The controller's Setup Endpoints write (packet 8 of connection 2 in the truth).
     static let setupEndpointsWrite = base64(
@@ -18,7 +18,7 @@ import WireParsing
     static let setupEndpointsRead = base64(
         "ARB8gmz54jZHAZWKxuIanB4uAgEAAxYBAQACCTEwLjc3LjAuMgMCOMcEAjrHBCUBAQACEH60R41iUg45kxiBCpvQFaADDqHGIUwYPSU+azhW5lNTBSUBAQACEKyqDiUBBbA12xBhh8ZM6W4DDiHOs04Sgsni6kW8ILpfBgSWnXQABwQsDKQA")
 
-    @Test func everyCameraCharacteristicHasOneSchemaForBothDirections() {
+    @Test func everyCharacteristicButTransitionControlHasOneSchemaForBothDirections() {
         for type in Self.cameraShortTypes {
             let written = TLV8ValueSchema.characteristic(shortType: type, written: true)
             let reported = TLV8ValueSchema.characteristic(shortType: type, written: false)
@@ -146,6 +146,50 @@ import WireParsing
             if case .fields(let inner) = field.value { inner.last?.value } else { nil }
         }
         #expect(lastType == .enumerated(2, name: "color temperature"))
+    }
+
+    // MARK: Sourced examples: Apple TV remotes (HAP-NodeJS RemoteController.ts)
+
+    /// What buildTargetControlSupportedConfigurationTLV writes for 10 targets, 1000 ticks per
+    /// second, the menu (1) and play/pause (2) buttons, a software remote.
+    static let targetControlSupportedConfiguration: [UInt8] = [0x01, 0x01, 0x0A, 0x02, 0x08, 0xE8, 0x03, 0, 0, 0, 0, 0, 0]
+        + [0x03, 0x0E, 0x01, 0x01, 0x01, 0x02, 0x02, 0x01, 0x00, 0x01, 0x01, 0x02, 0x02, 0x02, 0x02, 0x00] + [0x04, 0x01, 0x00]
+
+    @Test func aRemotesSupportedConfigurationListsItsButtons() {
+        let value = TLV8ValueDecoder.decode(Self.targetControlSupportedConfiguration, as: .targetControlSupportedConfiguration)
+        #expect(value.error == nil)
+        #expect(value.field("maximumTargets")?.value == .unsigned(10))
+        #expect(value.field("ticksPerSecond")?.value == .unsigned(1000))
+        guard case .fields(let buttons)? = value.field("supportedButtonConfiguration")?.value else {
+            Issue.record("no buttons")
+            return
+        }
+        #expect(buttons.filter { $0.name == "buttonType" }.map(\.value) == [.enumerated(1, name: "menu"), .enumerated(2, name: "play/pause")])
+        #expect(value.field("type")?.value == .enumerated(0, name: "software"))
+    }
+
+    @Test func aTargetListWriteAddsAnAppleTVWithItsButtons() {
+        // updatedTargetConfiguration's layout, behind the ADD operation of handleTargetControlWrite.
+        let buttons: [UInt8] = [0x01, 0x01, 0x01, 0x02, 0x02, 0x01, 0x00, 0x03, 0x04] + Array("Menu".utf8)
+        let target: [UInt8] = [0x01, 0x04, 0x2A, 0, 0, 0, 0x02, 0x0B] + Array("Living Room".utf8) + [0x03, 0x02, 0x18, 0x00]
+            + [0x04, UInt8(buttons.count)] + buttons
+        let value = TLV8ValueDecoder.decode([0x01, 0x01, 0x02, 0x02, UInt8(target.count)] + target, as: .targetControlList)
+        #expect(value.error == nil)
+        #expect(value.field("operation")?.value == .enumerated(2, name: "add"))
+        #expect(value.field("targetConfiguration", "targetIdentifier")?.value == .unsigned(42))
+        #expect(value.field("targetConfiguration", "targetName")?.value == .text("Living Room"))
+        #expect(value.field("targetConfiguration", "targetCategory")?.value == .enumerated(0x18, name: "Apple TV"))
+        #expect(value.field("targetConfiguration", "buttonConfiguration", "buttonName")?.value == .text("Menu"))
+    }
+
+    @Test func aButtonEventHasItsButtonStateTimeAndTarget() {
+        let value = TLV8ValueDecoder.decode(
+            [0x01, 0x01, 0x05, 0x02, 0x01, 0x01, 0x03, 0x08, 0x00, 0x10, 0xA5, 0xD4, 0xE8, 0x00, 0x00, 0x00, 0x04, 0x04, 0x2A, 0, 0, 0],
+            as: .buttonEvent)
+        #expect(value.error == nil)
+        #expect(value.field("buttonState")?.value == .enumerated(1, name: "down"))
+        #expect(value.field("timestamp")?.value == .unsigned(1_000_000_000_000))
+        #expect(value.field("activeIdentifier")?.value == .unsigned(42))
     }
 
     // MARK: Broken values
