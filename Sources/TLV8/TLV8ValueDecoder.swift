@@ -11,7 +11,8 @@ import WireParsing
 /// Every length is checked against the bytes that remain before it is used, and nesting
 /// follows the schema only, so the work is linear in the value and bounded by the schema's
 /// depth. At the first problem the decode stops, keeping every field read before it, with a
-/// `DecodeError` (layer `tlv8`) whose offset counts from the value's first byte.
+/// `DecodeError` (layer `tlv8`) whose offset counts from the value's first byte — inside a value
+/// joined from fragments too, whose copy is mapped back to the fragments (`OffsetMap`).
 public enum TLV8ValueDecoder {
     /// Decodes `bytes` as `schema`; secret fields keep their bytes only when `revealSecrets`.
     public static func decode(_ bytes: RawSpan, as schema: TLV8ValueSchema, revealSecrets: Bool = false) -> TLV8StructuredValue {
@@ -20,7 +21,7 @@ public enum TLV8ValueDecoder {
         var cursor = ByteCursor(bytes, layer: .tlv8)
         var failure: DecodeError?
         do {
-            try decodeItems(&cursor, schema, into: &fields, state: &state)
+            try decodeItems(&cursor, schema, map: OffsetMap(), into: &fields, state: &state)
         } catch {
             failure = error
         }
@@ -38,50 +39,116 @@ public enum TLV8ValueDecoder {
         var secretRanges: [Range<Int>] = []
     }
 
+    /// Where the bytes a cursor reads are in the value. A value joined from fragments is read
+    /// from a copy, whose positions are mapped back to the fragments' bytes, so that offsets and
+    /// secret ranges always count from the value's first byte (and zeroing a secret never
+    /// touches a fragment header). Empty: positions are the value's own.
+    struct OffsetMap {
+        /// Consecutive pieces of the copy: where each starts in it, where in the value, how long.
+        var pieces: [(position: Int, offset: Int, length: Int)] = []
+
+        func offset(_ position: Int) -> Int {
+            guard let last = pieces.last else { return position }
+            for piece in pieces where position < piece.position + piece.length {
+                return piece.offset + position - piece.position
+            }
+            return last.offset + position - last.position
+        }
+
+        func offsets(_ range: Range<Int>) -> [Range<Int>] {
+            guard !pieces.isEmpty else { return [range] }
+            return pieces.compactMap { piece in
+                let low = max(range.lowerBound, piece.position), high = min(range.upperBound, piece.position + piece.length)
+                return low < high ? (piece.offset + low - piece.position) ..< (piece.offset + high - piece.position) : nil
+            }
+        }
+
+        /// The map of a copy that joins `fragments` (positions here) and starts at `start`.
+        func joining(_ fragments: [Range<Int>], at start: Int) -> OffsetMap {
+            var joined = OffsetMap()
+            var position = start
+            for fragment in fragments {
+                for range in offsets(fragment) {
+                    joined.pieces.append((position, range.lowerBound, range.count))
+                    position += range.count
+                }
+            }
+            return joined
+        }
+
+        func remapped(_ error: DecodeError) -> DecodeError {
+            var error = error
+            error.offset = offset(error.offset)
+            return error
+        }
+    }
+
     private static func decodeItems(
-        _ cursor: inout ByteCursor, _ schema: TLV8ValueSchema, into fields: inout [TLV8Field], state: inout State
+        _ cursor: inout ByteCursor, _ schema: TLV8ValueSchema, map: OffsetMap, into fields: inout [TLV8Field], state: inout State
     ) throws(DecodeError) {
         while !cursor.isAtEnd {
             let start = cursor.offset
-            let type = try cursor.readUInt8("a type byte")
+            let type = try header(&cursor, "a type byte", map)
             let field = schema.field(ofType: type)
             let what = field.map { "\($0.name) (type \(type)) of \(schema.name)" } ?? "type \(type) of \(schema.name)"
-            let length = Int(try cursor.readUInt8("the length byte of \(what)"))
+            let length = Int(try header(&cursor, "the length byte of \(what)", map))
             let valueStart = cursor.offset
-            let first = try cursor.read(count: length, "\(length) value bytes of \(what)")
+            guard length <= cursor.remainingCount else {
+                throw map.remapped(cursor.truncated("\(length) value bytes of \(what) (\(cursor.remainingCount) remain)"))
+            }
+            let first = try cursor.read(count: length)
             guard length == 255, cursor.peekUInt8() == type else {
                 if length == 0, type == 0, field == nil { continue }
-                try decodeField(first, type: type, field, offset: start, valueStart: valueStart, into: &fields, state: &state)
+                try decodeField(first, type: type, field, offset: start, valueStart: valueStart, map: map, into: &fields, state: &state)
                 continue
             }
             // HAP: TLV8 fragmentation — a 255-byte item continues into the next item of its type.
             var joined = copy(first)
+            var fragments = [valueStart ..< valueStart + length]
             var fragmentLength = length
             while fragmentLength == 255, cursor.peekUInt8() == type {
+                let fragmentStart = cursor.offset
                 try cursor.skip(count: 1)
-                fragmentLength = Int(try cursor.readUInt8("the length byte of a continuation of \(what)"))
-                guard fragmentLength > 0 else { throw cursor.malformed("a non-empty continuation of \(what)", at: cursor.position - 2) }
-                joined += copy(try cursor.read(count: fragmentLength, "\(fragmentLength) value bytes of a continuation of \(what)"))
+                fragmentLength = Int(try header(&cursor, "the length byte of a continuation of \(what)", map))
+                guard fragmentLength > 0 else {
+                    throw map.remapped(DecodeError(.malformed, layer: .tlv8, offset: fragmentStart, expected: "a non-empty continuation of \(what)"))
+                }
+                guard fragmentLength <= cursor.remainingCount else {
+                    throw map.remapped(cursor.truncated("\(fragmentLength) value bytes of a continuation of \(what) (\(cursor.remainingCount) remain)"))
+                }
+                fragments.append(cursor.offset ..< cursor.offset + fragmentLength)
+                joined += copy(try cursor.read(count: fragmentLength))
             }
-            // Offsets inside a joined value count from its first fragment's value, as if unfragmented.
-            try decodeField(joined.span.bytes, type: type, field, offset: start, valueStart: valueStart, into: &fields, state: &state)
+            try decodeField(
+                joined.span.bytes, type: type, field, offset: start, valueStart: valueStart, map: map.joining(fragments, at: valueStart),
+                into: &fields, state: &state, itemMap: map)
         }
     }
 
+    /// A type or length byte; the error, if the value ends first, at its place in the value.
+    private static func header(_ cursor: inout ByteCursor, _ what: String, _ map: OffsetMap) throws(DecodeError) -> UInt8 {
+        guard let byte = cursor.peekUInt8() else { throw map.remapped(cursor.truncated(what)) }
+        try cursor.skip(count: 1)
+        return byte
+    }
+
+    /// `map` places the value's bytes (which start at `valueStart`); `itemMap` the item's own
+    /// header, which differs for a value joined from fragments.
     private static func decodeField(
-        _ value: RawSpan, type: UInt8, _ field: TLV8FieldSchema?, offset: Int, valueStart: Int,
-        into fields: inout [TLV8Field], state: inout State
+        _ value: RawSpan, type: UInt8, _ field: TLV8FieldSchema?, offset: Int, valueStart: Int, map: OffsetMap,
+        into fields: inout [TLV8Field], state: inout State, itemMap: OffsetMap? = nil
     ) throws(DecodeError) {
         let length = value.byteCount
+        let itemOffset = (itemMap ?? map).offset(offset)
         func make(_ decoded: TLV8Field.Value) -> TLV8Field {
-            TLV8Field(type: type, name: field?.name, offset: offset, length: length, value: decoded)
+            TLV8Field(type: type, name: field?.name, offset: itemOffset, length: length, value: decoded)
         }
         guard let field else {
             fields.append(make(.bytes(copy(value))))
             return
         }
         let malformed = { (expected: String) in
-            DecodeError(.malformed, layer: .tlv8, offset: offset, expected: "\(expected) in \(field.name) (type \(type)), found \(length) bytes")
+            DecodeError(.malformed, layer: .tlv8, offset: itemOffset, expected: "\(expected) in \(field.name) (type \(type)), found \(length) bytes")
         }
         switch field.kind {
         case .unsigned(let maximum):
@@ -103,13 +170,13 @@ public enum TLV8ValueDecoder {
         case .bytes:
             fields.append(make(.bytes(copy(value))))
         case .secret:
-            state.secretRanges.append(valueStart ..< valueStart + length)
+            state.secretRanges += map.offsets(valueStart ..< valueStart + length)
             fields.append(make(.secret(byteCount: length, bytes: state.revealSecrets ? copy(value) : nil)))
         case .nested(let inner):
             var children: [TLV8Field] = []
             var cursor = ByteCursor(value, layer: .tlv8, baseOffset: valueStart)
             do {
-                try decodeItems(&cursor, inner, into: &children, state: &state)
+                try decodeItems(&cursor, inner, map: map, into: &children, state: &state)
             } catch {
                 fields.append(make(.fields(children)))
                 throw error

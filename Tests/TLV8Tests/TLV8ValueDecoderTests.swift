@@ -236,6 +236,37 @@ import WireParsing
         #expect(value.field("address", "videoRTPPort")?.value == .unsigned(51000))
     }
 
+    @Test func aSecretInsideFragmentedItemsIsLocatedAcrossTheFragmentHeaders() throws {
+        // A 300-byte master key (fragments of 255 and 45) inside SRTP parameters of 323 bytes,
+        // themselves sent as fragments of 255 and 68: the key's bytes lie in three pieces.
+        let key = [UInt8](repeating: 0xA5, count: 300), salt = [UInt8](repeating: 0x5A, count: 14)
+        let parameters: [UInt8] = [0x01, 0x01, 0x00] + [0x02, 0xFF] + key[..<255] + [0x02, 0x2D] + key[255...] + [0x03, 0x0E] + salt
+        #expect(parameters.count == 323)
+        let value: [UInt8] = [0x04, 0xFF] + parameters[..<255] + [0x04, 0x44] + parameters[255...]
+        let decoded = TLV8ValueDecoder.decode(value, as: .setupEndpoints)
+        #expect(decoded.error == nil)
+        #expect(decoded.field("videoSRTPParameters", "masterKey")?.value == .secret(byteCount: 300, bytes: nil))
+        #expect(decoded.field("videoSRTPParameters", "masterSalt")?.offset == 2 + 255 + 2 + (307 - 255), "the salt item, past the outer fragment header")
+        #expect(decoded.secretRanges.reduce(0) { $0 + $1.count } == 314)
+        let redacted = decoded.withoutSecrets(value)
+        #expect(!redacted.contains(0xA5) && !redacted.contains(0x5A))
+        #expect(redacted.filter { $0 == 0 }.count == value.filter { $0 == 0 }.count + 314, "only the secret bytes became zeros")
+        let again = TLV8ValueDecoder.decode(redacted, as: .setupEndpoints)
+        #expect(again.error == nil && again.field("videoSRTPParameters", "masterSalt")?.value == .secret(byteCount: 14, bytes: nil))
+        let revealed = TLV8ValueDecoder.decode(value, as: .setupEndpoints, revealSecrets: true)
+        #expect(revealed.field("videoSRTPParameters", "masterKey")?.value == .secret(byteCount: 300, bytes: key))
+    }
+
+    @Test func aBreakInsideAFragmentedItemIsReportedWhereItsBytesAre() {
+        // The address (fragments of 255 and 1) ends with a port item whose length says 3.
+        let address: [UInt8] = [0x02, 0xFA] + [UInt8](repeating: 0x41, count: 250) + [0x03, 0x03, 0x38, 0xC7]
+        let value = TLV8ValueDecoder.decode([0x03, 0xFF] + address[..<255] + [0x03, 0x01] + address[255...], as: .setupEndpoints)
+        #expect(value.error?.code == .truncated)
+        // The port's value would start at byte 254 of the joined address: byte 2 + 254 of the value,
+        // still in the first fragment.
+        #expect(value.error?.offset == 256)
+    }
+
     @Test func hostileBytesNeverCrashAndAlwaysEndWithinTheValue() {
         var random = SeededRandom(seed: 0x7456_3862)
         for schema in TLV8ValueSchema.all {
