@@ -20,7 +20,7 @@ import Darwin
 /// | `capture` | each capture whole, and slices of it as pcap files | FuzzCapture |
 /// | `dns` | every mDNS UDP payload | FuzzDNS |
 /// | `http` | each direction of each HAP connection, decrypted where the key log allows, behind the harness's two-byte prefix | FuzzHTTP |
-/// | `tlv8` | every pairing body | FuzzTLV8 |
+/// | `tlv8` | every pairing body, and every TLV8 characteristic value of known structure | FuzzTLV8 |
 /// | `json` | every HAP JSON body | FuzzHAPJSON |
 ///
 /// A file is named after its content, so equal seeds are written once.
@@ -97,6 +97,10 @@ enum FuzzSeeds {
         var streams: [String: [UInt8]] = [:]
         var bodies: [(kind: String, bytes: [UInt8])] = []
         let sink = EventSink { event in
+            if case .characteristic(let activity) = event.kind, activity.structure != nil,
+               case .bytes(let value)? = activity.value?.value {
+                bodies.append(("tlv8", value))
+            }
             guard case .httpMessage(let http) = event.kind else { return }
             let message = http.message
             // The harness reads a settings byte and a cut count first: 0, 0 feeds the stream whole.

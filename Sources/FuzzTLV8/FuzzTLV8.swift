@@ -10,7 +10,10 @@ import WireParsing
 ///   the same items with no diagnostics, and a body it rejects leaves at least one diagnostic;
 /// - the borrowing reader and the owned body see the same items;
 /// - an accepted body re-encodes to bytes that decode to the same items;
-/// - a pairing message decoded without diagnostics re-encodes to a body that decodes to it again.
+/// - a pairing message decoded without diagnostics re-encodes to a body that decodes to it again;
+/// - read as each characteristic schema (`TLV8ValueSchema.all`), the value breaks, if at all,
+///   at an offset inside it; no secret is kept unless asked for; zeroing the secrets keeps the
+///   length and every field that is not a secret.
 enum TLV8Harness {
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = RawSpan(_unsafeBytes: input)
@@ -44,6 +47,35 @@ enum TLV8Harness {
             _ = diagnostic.description
         }
         decodePairingMessages(lenient, expectedState: PairingState(rawValue: UInt8(input.count % 7)))
+        decodeCharacteristicValues(bytes, count: input.count)
+    }
+
+    private static func decodeCharacteristicValues(_ bytes: RawSpan, count: Int) {
+        let original = bytes.withUnsafeBytes { Array($0) }
+        for schema in TLV8ValueSchema.all {
+            let value = TLV8ValueDecoder.decode(bytes, as: schema)
+            if let error = value.error {
+                fuzzInvariant((0 ... count).contains(error.offset), "\(schema.name) breaks at \(error.offset), outside the value")
+            }
+            fuzzInvariant(!containsSecretBytes(value.fields), "\(schema.name) kept a secret it was not asked for")
+            fuzzInvariant(value.secretsWithheld == !value.secretRanges.isEmpty, "\(schema.name) withheld secrets it does not locate")
+            let redacted = value.withoutSecrets(original)
+            fuzzInvariant(redacted.count == count, "removing secrets changed the length")
+            if value.error == nil {
+                let again = TLV8ValueDecoder.decode(redacted, as: schema)
+                fuzzInvariant(again.error == nil && again.fields.count == value.fields.count, "\(schema.name) without its secrets reads differently")
+            }
+        }
+    }
+
+    private static func containsSecretBytes(_ fields: [TLV8Field]) -> Bool {
+        fields.contains { field in
+            switch field.value {
+            case .secret(_, let bytes): bytes != nil
+            case .fields(let inner): containsSecretBytes(inner)
+            default: false
+            }
+        }
     }
 
     /// The items a strict `TLV8Reader` hands out, or nil when it throws.

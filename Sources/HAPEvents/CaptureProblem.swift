@@ -18,6 +18,8 @@ public struct CaptureProblem: Sendable, Hashable, CustomStringConvertible {
         public static let streamGap = Kind(rawValue: "stream-gap")
         public static let limitReached = Kind(rawValue: "limit-reached")
         public static let keyLog = Kind(rawValue: "key-log")
+        /// A TLV8 characteristic value that breaks the structure of its characteristic.
+        public static let undecodableValue = Kind(rawValue: "undecodable-value")
     }
 
     public let kind: Kind

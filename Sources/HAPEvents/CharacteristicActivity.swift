@@ -1,6 +1,7 @@
 import HAPCatalog
 import HAPJSON
 import Packets
+import TLV8
 
 /// A characteristic read, write, event or (un)subscription: one entry of the timeline.
 public struct CharacteristicActivity: Sendable {
@@ -23,6 +24,11 @@ public struct CharacteristicActivity: Sendable {
     public let format: CharacteristicFormat?
     /// The value read, written or notified, typed by the characteristic's format where known.
     public let value: InterpretedValue?
+    /// For a TLV8 value whose structure is known (camera stream management, Adaptive Lighting):
+    /// the value read by its schema, with the offset where it broke if it did. Its key material
+    /// is present only when the user asked for secrets (`--show-keys`); otherwise it is zeroed
+    /// in `value` too.
+    public let structure: TLV8StructuredValue?
     /// HAP status of the read or write (nil when the accessory reported none, i.e. success).
     public let status: HAPStatus?
     /// For writes: part of a timed write (`/prepare` first).
@@ -35,7 +41,7 @@ public struct CharacteristicActivity: Sendable {
     public init(
         connection: ConnectionInfo, deviceID: String?, kind: Kind, id: CharacteristicID, type: HAPUUID? = nil,
         name: String? = nil, unit: CharacteristicUnit? = nil, format: CharacteristicFormat? = nil,
-        value: InterpretedValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
+        value: InterpretedValue? = nil, structure: TLV8StructuredValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
         requestPacket: PacketInfo? = nil, answered: Bool = true
     ) {
         self.connection = connection
@@ -47,6 +53,7 @@ public struct CharacteristicActivity: Sendable {
         self.unit = unit
         self.format = format
         self.value = value
+        self.structure = structure
         self.status = status
         self.timedWrite = timedWrite
         self.requestPacket = requestPacket

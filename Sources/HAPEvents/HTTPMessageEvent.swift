@@ -19,10 +19,36 @@ public struct HTTPMessageEvent: Sendable {
     /// unsubscribing); empty for every other message.
     public let notificationProblems: [NotificationProblem]
 
+
+    /// Set when the body carries key material inside a characteristic value (the SRTP master
+    /// keys and salts of Setup Endpoints) and the user did not ask for secrets (`--show-keys`):
+    /// what reports show instead of `message.body`.
+    public let bodyWithoutSecrets: BodyWithoutSecrets?
+
+    /// A body whose key material reports must not print.
+    public enum BodyWithoutSecrets: Sendable, Hashable {
+        /// The body with the secret bytes zeroed inside their base64 text: as long as the body,
+        /// every other byte as sent.
+        case redacted([UInt8])
+        /// The secrets could not be located in the text (an escaped value): the body is not shown.
+        case withheld
+    }
+
+    /// The body as reports may print it: without key material unless the user asked for it,
+    /// nil when it is withheld whole.
+    public var printableBody: ArraySlice<UInt8>? {
+        switch bodyWithoutSecrets {
+        case nil: message.body
+        case .redacted(let bytes)?: bytes[...]
+        case .withheld?: nil
+        }
+    }
+
     public init(
         connection: ConnectionInfo, direction: HAPDirection, message: HTTPMessage, encrypted: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, request: RequestReference?,
-        responseTiming: ResponseTiming? = nil, notificationProblems: [NotificationProblem] = []
+        responseTiming: ResponseTiming? = nil, notificationProblems: [NotificationProblem] = [],
+        bodyWithoutSecrets: BodyWithoutSecrets? = nil
     ) {
         self.connection = connection
         self.direction = direction
@@ -33,6 +59,7 @@ public struct HTTPMessageEvent: Sendable {
         self.request = request
         self.responseTiming = responseTiming
         self.notificationProblems = notificationProblems
+        self.bodyWithoutSecrets = bodyWithoutSecrets
     }
 
     /// What a response answers: enough to name it and time the accessory.

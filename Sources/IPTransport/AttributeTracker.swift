@@ -16,7 +16,8 @@ final class AttributeTracker {
     private var announcedBorrowedDatabase = false
     /// The database last found, and what it was found for: the lookup is made once per message,
     /// and its answer changes only when a database is stored or the device ID is learned.
-    private var found: (deviceID: String?, generation: Int, input: String?, database: AccessoryDatabase?)?
+    private var found: (deviceID: String?, generation: Int, input: String?, lookup: (AccessoryDatabase, AccessoryDatabaseEvent.Source)?,
+                        holdsSecretValues: Bool)?
 
     init(context: AnalysisContext, connection: ConnectionInfo) {
         self.context = context
@@ -25,7 +26,7 @@ final class AttributeTracker {
 
     /// The key the accessory's database is kept under: its device id, else its address.
     /// HAP compares device IDs without regard to case.
-    private func databaseKey(deviceID: String?) -> String { deviceID?.uppercased() ?? info.accessory.description }
+    func databaseKey(deviceID: String?) -> String { deviceID?.uppercased() ?? info.accessory.description }
 
     // MARK: The accessory database
 
@@ -118,31 +119,49 @@ final class AttributeTracker {
     ) {
         let characteristic = database?.characteristic(id)
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
+        let (shown, structure) = CharacteristicValueStructure.read(
+            interpreted, type: characteristic?.type, kind: kind, revealSecrets: context.configuration.revealsSessionKeys)
         context.emit(.characteristic(CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type,
             name: characteristic?.name, unit: characteristic?.unit, format: characteristic?.format,
-            value: interpreted,
+            value: shown, structure: structure,
             status: status.flatMap { $0 == .success ? nil : $0 },
             timedWrite: request?.timedWrite ?? false, requestPacket: request?.packet, answered: answered)), packet)
+        if let structure, let error = structure.error {
+            context.emit(.problem(CaptureProblem(
+                .undecodableValue, "\(info): \(kind.rawValue) \(id) \(structure.schemaName): \(error) (offset in the value)",
+                connection: info, direction: kind == .write ? .controllerToAccessory : .accessoryToController)), packet)
+        }
     }
 
     /// The accessory database this connection's characteristics are typed against; one this
     /// connection's input did not read (an earlier file's, or one supplied) is announced once,
     /// with where it came from.
     func database(deviceID: String?, packet: PacketInfo) -> AccessoryDatabase? {
-        let generation = context.databases.generation
-        if let found, found.deviceID == deviceID, found.generation == generation, found.input == context.currentInput {
-            return found.database
-        }
-        let lookup = context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
-        found = (deviceID, generation, context.currentInput, lookup?.0)
-        guard let (database, source) = lookup else { return nil }
+        guard let (database, source) = lookUp(deviceID: deviceID).lookup else { return nil }
         if source != .response, !announcedBorrowedDatabase {
             announcedBorrowedDatabase = true
             context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
                 connection: info, deviceID: deviceID, database: database, error: nil, diff: nil, bodyByteCount: 0, source: source)), packet)
         }
         return database
+    }
+
+    /// The connection's database when it has characteristics whose values carry key material.
+    func databaseWithSecretValues(deviceID: String?) -> AccessoryDatabase? {
+        let found = lookUp(deviceID: deviceID)
+        return found.holdsSecretValues ? found.lookup?.0 : nil
+    }
+
+    private func lookUp(deviceID: String?) -> (lookup: (AccessoryDatabase, AccessoryDatabaseEvent.Source)?, holdsSecretValues: Bool) {
+        let generation = context.databases.generation
+        if let found, found.deviceID == deviceID, found.generation == generation, found.input == context.currentInput {
+            return (found.lookup, found.holdsSecretValues)
+        }
+        let lookup = context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
+        let holdsSecretValues = lookup.map { CharacteristicBodySecrets.holdsSecretValues($0.0) } ?? false
+        found = (deviceID, generation, context.currentInput, lookup, holdsSecretValues)
+        return (lookup, holdsSecretValues)
     }
 
     /// Decodes a JSON body in place, reporting a failure as a problem naming the packet, with the

@@ -372,7 +372,8 @@ final class HAPConnection {
             firstPacket: first, lastPacket: last,
             request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
-            notificationProblems: notificationProblems)), last)
+            notificationProblems: notificationProblems,
+            bodyWithoutSecrets: bodyWithoutSecrets(message, answering: answered))), last)
 
         switch message.kind {
         case .request:
@@ -382,6 +383,29 @@ final class HAPConnection {
         case .event:
             attributes.event(message, deviceID: deviceID, packet: last)
         }
+    }
+
+    /// A `/characteristics` body whose TLV8 values carry key material, as reports may show it
+    /// (nil when it holds none, or when the user asked for secrets).
+    private func bodyWithoutSecrets(_ message: HTTPMessage, answering request: PendingRequest?) -> HTTPMessageEvent.BodyWithoutSecrets? {
+        guard !context.configuration.revealsSessionKeys else { return nil }
+        let written: Bool
+        switch message.kind {
+        case .request:
+            guard message.requestLine?.method.description == "PUT", message.hapRequestTarget?.endpoint == .characteristics else { return nil }
+            written = true
+        case .response where request?.endpoint == .accessories:
+            let known = context.databases[attributes.databaseKey(deviceID: deviceID)].flatMap { $0.body.elementsEqual(message.body) ? $0.database : nil }
+            return CharacteristicBodySecrets.withoutSecrets(accessories: message, known: known, limits: context.limits.json)
+        case .response:
+            guard request?.endpoint == .characteristics else { return nil }
+            written = false
+        case .event:
+            written = false
+        }
+        return CharacteristicBodySecrets.withoutSecrets(
+            message, databaseWithSecrets: attributes.databaseWithSecretValues(deviceID: deviceID),
+            written: written, limits: context.limits.json)
     }
 
     private func handleRequest(_ message: HTTPMessage, packet: PacketInfo) {

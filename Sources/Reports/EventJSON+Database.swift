@@ -70,7 +70,13 @@ extension EventJSON {
         if let permissions = metadata.permissions {
             writer.member("perms", strings: permissions.names + metadata.unrecognizedPermissions)
         }
-        writer.member("value", characteristic.jsonValue)
+        let structure = StructureText.structure(ofDatabaseValue: characteristic.value, type: characteristic.type)
+        if let structure, !structure.secretRanges.isEmpty {
+            writer.member("value", StructureText.printable(characteristic.value, structure: structure)?.jsonValue)
+        } else {
+            writer.member("value", characteristic.jsonValue)
+        }
+        if let structure { StructureText.write(structure, into: &writer) }
         writer.member("ev", characteristic.eventsEnabled)
         writer.member("minValue", metadata.minimumValue.map(JSONValue.number))
         writer.member("maxValue", metadata.maximumValue.map(JSONValue.number))
@@ -161,6 +167,7 @@ extension EventJSON {
                 writer.member("issues", strings: value.issues.map(\.description))
             }
         }
+        if let structure = activity.structure { StructureText.write(structure, into: &writer) }
         if let status = activity.status {
             writer.member("status", status.rawValue)
             writer.member("statusText", status.name)

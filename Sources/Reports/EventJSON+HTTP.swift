@@ -29,9 +29,14 @@ extension EventJSON {
         }
         writer.member("contentType", message.contentType?.mediaType)
         writer.member("bodyLength", message.body.count)
-        let body = HTTPText.body(message.body)
-        writer.member("bodyEncoding", body.encoding)
-        writer.member("body", body.text)
+        if let printable = event.printableBody {
+            let body = HTTPText.body(printable)
+            writer.member("bodyEncoding", body.encoding)
+            writer.member("body", body.text)
+        }
+        if let secrets = event.bodyWithoutSecrets {
+            writer.member("bodySecrets", secrets == .withheld ? "withheld" : "zeroed")
+        }
         if let request = event.request {
             writer.object("answers") { writer in
                 writer.member("method", request.method)

@@ -30,6 +30,7 @@ public struct HTTPLines: StreamedText {
 
     public func carries(_ kind: HAPEvent.Kind) -> Bool {
         if case .httpMessage = kind { return true }
+        if verbose, case .characteristic(let activity) = kind { return activity.structure != nil }
         return false
     }
 
@@ -40,6 +41,9 @@ public struct HTTPLines: StreamedText {
             writeMessage(http, packet: event, on: page)
         case .connectionOpened, .sessionStarted, .sessionProblem, .connectionClosed:
             page.write(EventText.line(event, clock: page.clock, style: page.style) + "\n")
+        case .characteristic(let activity) where verbose:
+            guard let structure = activity.structure else { return false }
+            writeStructure(activity, structure, packet: event, on: page)
         default:
             return false
         }
@@ -72,15 +76,31 @@ public struct HTTPLines: StreamedText {
         for diagnostic in message.diagnostics {
             page.write(indent + style.paint("! \(diagnostic)", .warning) + "\n")
         }
-        for bodyLine in bodyLines(message, style: style) {
+        for bodyLine in bodyLines(http, style: style) {
             page.write(indent + "  " + bodyLine + "\n")
         }
     }
 
-    /// The body in lines: pairing TLV8 decoded item by item, text as text, anything else as a hex dump.
-    private func bodyLines(_ message: HTTPMessage, style: TextStyle) -> [String] {
-        let body = message.body
-        guard !body.isEmpty else { return [] }
+    /// A TLV8 value of known structure from the message just shown: `write 2.15 Setup Endpoints`,
+    /// then its fields.
+    private func writeStructure(_ activity: CharacteristicActivity, _ structure: TLV8StructuredValue, packet event: HAPEvent, on page: TextPage) {
+        let style = page.style
+        var line = EventText.prefix(event.packet, clock: page.clock, style: style) + "  "
+        line += style.paint(EventText.padRight("#\(activity.connection.id)", 12), .dim)
+        line += "\(activity.kind.rawValue) \(activity.id) " + TerminalText.sanitized(activity.name ?? structure.schemaName) + " (TLV8)"
+        page.write(line + "\n")
+        let indent = String(repeating: " ", count: 34)
+        for text in StructureText.lines(structure, style: style) { page.write(indent + "  " + text + "\n") }
+    }
+
+    /// The body in lines: pairing TLV8 decoded item by item, text as text, anything else as a hex
+    /// dump; key material inside characteristic values zeroed (`HTTPMessageEvent.printableBody`).
+    private func bodyLines(_ http: HTTPMessageEvent, style: TextStyle) -> [String] {
+        let message = http.message
+        guard !message.body.isEmpty else { return [] }
+        guard let body = http.printableBody else {
+            return [style.paint("(\(message.body.count) bytes withheld: key material in a characteristic value; --show-keys shows them)", .dim)]
+        }
         if message.contentType == .pairingTLV8 {
             var cursor = ByteCursor(message.bodySpan, layer: .tlv8)
             let decoded = TLV8Body(parsingLeniently: &cursor)
@@ -95,6 +115,9 @@ public struct HTTPLines: StreamedText {
         }
         if body.count > shown.count {
             lines.append(style.paint("… \(body.count - shown.count) more bytes", .dim))
+        }
+        if http.bodyWithoutSecrets != nil {
+            lines.append(style.paint("(SRTP master keys and salts zeroed in the values above; --show-keys shows them)", .dim))
         }
         return lines
     }

@@ -77,6 +77,10 @@ public struct TimelineLines: StreamedText {
         }
         entryCount += 1
         page.write(line(activity, event: event, on: page) + "\n")
+        if let structure = activity.structure {
+            let indent = String(repeating: " ", count: 30)
+            for text in StructureText.lines(structure, style: page.style) { page.write(indent + text + "\n") }
+        }
         return true
     }
 

@@ -234,9 +234,17 @@ struct TreeText {
     private func characteristics(_ service: HAPService, prefix: String) -> [String] {
         let rows = service.characteristics.map(row)
         let aligned = SummaryText.aligned(rows, indent: "")
-        return aligned.enumerated().map { index, text in
-            prefix + (index == aligned.count - 1 ? "└─ " : "├─ ") + text
+        var lines: [String] = []
+        for (index, text) in aligned.enumerated() {
+            let last = index == aligned.count - 1
+            lines.append(prefix + (last ? "└─ " : "├─ ") + text)
+            // A TLV8 value of known structure, field by field under its row.
+            let characteristic = service.characteristics[index]
+            if let structure = StructureText.structure(ofDatabaseValue: characteristic.value, type: characteristic.type) {
+                lines += StructureText.lines(structure, style: style).map { prefix + (last ? "      " : "│     ") + $0 }
+            }
         }
+        return lines
     }
 
     /// iid, name, format, unit and range, permissions, value.
@@ -252,7 +260,8 @@ struct TreeText {
         if let length = metadata.maximumLength { range += (range.isEmpty ? "" : " ") + "maxLen \(length)" }
         let permissions = ((metadata.permissions?.names ?? []) + metadata.unrecognizedPermissions.map(TerminalText.sanitized)).joined(separator: " ")
         var value = ""
-        if let typed = characteristic.value {
+        let structure = StructureText.structure(ofDatabaseValue: characteristic.value, type: characteristic.type)
+        if let typed = StructureText.printable(characteristic.value, structure: structure) {
             value = ValueText.describe(typed, type: characteristic.type, unit: metadata.unit)
             if !characteristic.valueIssues.isEmpty {
                 value = style.paint(value + " (" + characteristic.valueIssues.map(\.description).joined(separator: "; ") + ")", .warning)

@@ -228,7 +228,9 @@ class StreamlessCamera(pyhap_camera.Camera):
 def camera_bridge(driver: AccessoryDriver, name: str) -> Bridge:
     bridge = Bridge(driver, name)
     accessories.describe(bridge, "Bridge", "HS-BRIDGE-0015")
-    bridge.add_accessory(StreamlessCamera(CAMERA_OPTIONS, driver, "Porch Camera"))
+    camera = StreamlessCamera(CAMERA_OPTIONS, driver, "Porch Camera")
+    accessories.describe(camera, "Camera", "HS-CAMERA-0015")  # pyhap's Camera leaves Model and the rest empty
+    bridge.add_accessory(camera)
     bridge.add_accessory(AdaptiveLamp(driver, "Hall Light", "HS-LAMP-0015"))
     return bridge
 
