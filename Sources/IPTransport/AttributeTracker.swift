@@ -16,8 +16,26 @@ final class AttributeTracker {
     private var announcedBorrowedDatabase = false
     /// The database last found, and what it was found for: the lookup is made once per message,
     /// and its answer changes only when a database is stored or the device ID is learned.
-    private var found: (deviceID: String?, generation: Int, input: String?, lookup: (AccessoryDatabase, AccessoryDatabaseEvent.Source)?,
-                        holdsSecretValues: Bool)?
+    private var found: FoundDatabase?
+
+    /// What a lookup found, kept as one reference so that reusing it copies no database.
+    private final class FoundDatabase {
+        let deviceID: String?
+        let generation: Int
+        let input: String?
+        let database: AccessoryDatabase?
+        let source: AccessoryDatabaseEvent.Source
+        let holdsSecretValues: Bool
+
+        init(deviceID: String?, generation: Int, input: String?, lookup: (AccessoryDatabase, AccessoryDatabaseEvent.Source)?) {
+            self.deviceID = deviceID
+            self.generation = generation
+            self.input = input
+            database = lookup?.0
+            source = lookup?.1 ?? .response
+            holdsSecretValues = lookup.map { CharacteristicBodySecrets.holdsSecretValues($0.0) } ?? false
+        }
+    }
 
     init(context: AnalysisContext, connection: ConnectionInfo) {
         self.context = context
@@ -30,27 +48,42 @@ final class AttributeTracker {
 
     // MARK: The accessory database
 
-    /// HAP: `GET /accessories` answered with 200 OK.
-    func accessoryDatabase(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
+    /// An `/accessories` body read, before its message is reported (the report needs to know
+    /// whether it holds key material) and reported after it.
+    struct DatabaseRead {
+        let database: AccessoryDatabase?
+        let failure: DecodeError?
+        /// The body is the database already known, byte for byte.
+        let unchanged: Bool
+    }
+
+    /// Reads a `GET /accessories` 200 OK body. Controllers fetch the database on every
+    /// connection; an unchanged body is the database already known, not parsed again.
+    func readDatabase(_ message: HTTPMessage, deviceID: String?) -> DatabaseRead {
+        if let known = context.databases[databaseKey(deviceID: deviceID)], known.body.elementsEqual(message.body) {
+            return DatabaseRead(database: known.database, failure: nil, unchanged: true)
+        }
+        do {
+            var cursor = ByteCursor(message.bodySpan, layer: .json)
+            return DatabaseRead(database: try AccessoryDatabase(parsing: &cursor, limits: context.limits.json), failure: nil, unchanged: false)
+        } catch {
+            return DatabaseRead(database: nil, failure: error, unchanged: false)
+        }
+    }
+
+    /// HAP: `GET /accessories` answered with 200 OK, as `readDatabase` read it.
+    func accessoryDatabase(_ message: HTTPMessage, read: DatabaseRead, deviceID: String?, packet: PacketInfo) {
         let key = databaseKey(deviceID: deviceID)
-        // Controllers fetch the database on every connection; an unchanged body is the database
-        // already known, so it is reported without being parsed and compared again.
-        if let known = context.databases[key], known.body.elementsEqual(message.body) {
+        if read.unchanged {
             context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
-                connection: info, deviceID: deviceID, database: known.database, error: nil,
+                connection: info, deviceID: deviceID, database: read.database, error: nil,
                 diff: .unchanged, bodyByteCount: message.body.count)), packet)
             return
         }
-        var database: AccessoryDatabase?
-        var failure: DecodeError?
-        do {
-            var cursor = ByteCursor(message.bodySpan, layer: .json)
-            database = try AccessoryDatabase(parsing: &cursor, limits: context.limits.json)
-        } catch {
-            failure = error
-            if let limit = error.limit {
-                context.limitReached(limit, "\(info): a JSON limit was reached in /accessories: \(error)", packet)
-            }
+        let database = read.database
+        let failure = read.failure
+        if let limit = failure?.limit {
+            context.limitReached(limit, "\(info): a JSON limit was reached in /accessories: \(failure!)", packet)
         }
         let previous = context.databases[key]?.database
         if let database { context.databases.store(database, body: Array(message.body), for: key, accessory: info.accessory, input: context.currentInput) }
@@ -72,9 +105,11 @@ final class AttributeTracker {
         }
     }
 
-    /// HAP: an `EVENT/1.0` notification: one event per entry.
-    func event(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
-        guard let event = decodeBody(message, packet: packet, as: CharacteristicEvent.self, kind: .event) else { return }
+    /// HAP: an `EVENT/1.0` notification: one event per entry. `parsed` is its body, read once
+    /// before the message was reported (the notification checks need the characteristics it
+    /// names); a body that is not HAP JSON is reported here.
+    func event(_ message: HTTPMessage, parsed: Result<CharacteristicEvent, DecodeError>?, deviceID: String?, packet: PacketInfo) {
+        guard let event = report(parsed, of: message, packet: packet, kind: .event) else { return }
         let database = database(deviceID: deviceID, packet: packet)
         for entry in event.entries {
             activity(.event, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
@@ -138,7 +173,9 @@ final class AttributeTracker {
     /// connection's input did not read (an earlier file's, or one supplied) is announced once,
     /// with where it came from.
     func database(deviceID: String?, packet: PacketInfo) -> AccessoryDatabase? {
-        guard let (database, source) = lookUp(deviceID: deviceID).lookup else { return nil }
+        let found = lookUp(deviceID: deviceID)
+        guard let database = found.database else { return nil }
+        let source = found.source
         if source != .response, !announcedBorrowedDatabase {
             announcedBorrowedDatabase = true
             context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
@@ -150,30 +187,46 @@ final class AttributeTracker {
     /// The connection's database when it has characteristics whose values carry key material.
     func databaseWithSecretValues(deviceID: String?) -> AccessoryDatabase? {
         let found = lookUp(deviceID: deviceID)
-        return found.holdsSecretValues ? found.lookup?.0 : nil
+        return found.holdsSecretValues ? found.database : nil
     }
 
-    private func lookUp(deviceID: String?) -> (lookup: (AccessoryDatabase, AccessoryDatabaseEvent.Source)?, holdsSecretValues: Bool) {
+    private func lookUp(deviceID: String?) -> FoundDatabase {
         let generation = context.databases.generation
         if let found, found.deviceID == deviceID, found.generation == generation, found.input == context.currentInput {
-            return (found.lookup, found.holdsSecretValues)
+            return found
         }
         let lookup = context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
-        let holdsSecretValues = lookup.map { CharacteristicBodySecrets.holdsSecretValues($0.0) } ?? false
-        found = (deviceID, generation, context.currentInput, lookup, holdsSecretValues)
-        return (lookup, holdsSecretValues)
+        let new = FoundDatabase(deviceID: deviceID, generation: generation, input: context.currentInput, lookup: lookup)
+        found = new
+        return new
     }
 
     /// Decodes a JSON body in place, reporting a failure as a problem naming the packet, with the
     /// facts the audit judges (`UndecodableBody`: where it broke, what asked for it).
     func decodeBody<Body: HAPJSONBody>(
-        _ message: HTTPMessage, packet: PacketInfo, as _: Body.Type, kind: UndecodableBody.Kind, request: PendingRequest? = nil
+        _ message: HTTPMessage, packet: PacketInfo, as type: Body.Type, kind: UndecodableBody.Kind, request: PendingRequest? = nil
     ) -> Body? {
+        report(parseBody(message, as: type), of: message, packet: packet, kind: kind, request: request)
+    }
+
+    /// A JSON body parsed in place; nil when there is none.
+    func parseBody<Body: HAPJSONBody>(_ message: HTTPMessage, as _: Body.Type) -> Result<Body, DecodeError>? {
         guard !message.body.isEmpty else { return nil }
-        do {
-            var cursor = ByteCursor(message.bodySpan, layer: .json)
-            return try Body(parsing: &cursor, limits: context.limits.json)
-        } catch {
+        var cursor = ByteCursor(message.bodySpan, layer: .json)
+        return Result { () throws(DecodeError) in try Body(parsing: &cursor, limits: context.limits.json) }
+    }
+
+    /// The parsed body, or nil with its failure reported as a problem naming the packet.
+    private func report<Body>(
+        _ parsed: Result<Body, DecodeError>?, of message: HTTPMessage, packet: PacketInfo, kind: UndecodableBody.Kind,
+        request: PendingRequest? = nil
+    ) -> Body? {
+        switch parsed {
+        case nil:
+            return nil
+        case .success(let body):
+            return body
+        case .failure(let error):
             if let limit = error.limit {
                 context.limitReached(limit, "\(info): a JSON limit was reached: \(error)", packet)
             }

@@ -366,28 +366,34 @@ final class HAPConnection {
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
         // A direction that could not be decrypted at all yields no messages to pair.
         let timed = lostData.isEmpty
-        let notificationProblems = message.kind == .event ? judgeNotification(message, startingIn: first, requestsKnown: timed) : []
+        let parsedEvent = message.kind == .event ? attributes.parseBody(message, as: CharacteristicEvent.self) : nil
+        let databaseRead = message.kind == .response && answered?.endpoint == .accessories && message.status == .ok
+            ? attributes.readDatabase(message, deviceID: deviceID) : nil
+        let notificationProblems = message.kind == .event
+            ? judgeNotification(parsedEvent, startingIn: first, requestsKnown: timed) : []
         context.emit(.httpMessage(HTTPMessageEvent(
             connection: info, direction: channel.direction, message: message, encrypted: encrypted,
             firstPacket: first, lastPacket: last,
             request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
             notificationProblems: notificationProblems,
-            bodyWithoutSecrets: bodyWithoutSecrets(message, answering: answered))), last)
+            bodyWithoutSecrets: bodyWithoutSecrets(message, answering: answered, databaseRead: databaseRead))), last)
 
         switch message.kind {
         case .request:
             handleRequest(message, packet: last)
         case .response:
-            if let answered { handleResponse(message, to: answered, packet: last) }
+            if let answered { handleResponse(message, to: answered, databaseRead: databaseRead, packet: last) }
         case .event:
-            attributes.event(message, deviceID: deviceID, packet: last)
+            attributes.event(message, parsed: parsedEvent, deviceID: deviceID, packet: last)
         }
     }
 
     /// A `/characteristics` body whose TLV8 values carry key material, as reports may show it
     /// (nil when it holds none, or when the user asked for secrets).
-    private func bodyWithoutSecrets(_ message: HTTPMessage, answering request: PendingRequest?) -> HTTPMessageEvent.BodyWithoutSecrets? {
+    private func bodyWithoutSecrets(
+        _ message: HTTPMessage, answering request: PendingRequest?, databaseRead: AttributeTracker.DatabaseRead?
+    ) -> HTTPMessageEvent.BodyWithoutSecrets? {
         guard !context.configuration.revealsSessionKeys else { return nil }
         let written: Bool
         switch message.kind {
@@ -395,8 +401,7 @@ final class HAPConnection {
             guard message.requestLine?.method.description == "PUT", message.hapRequestTarget?.endpoint == .characteristics else { return nil }
             written = true
         case .response where request?.endpoint == .accessories:
-            let known = context.databases[attributes.databaseKey(deviceID: deviceID)].flatMap { $0.body.elementsEqual(message.body) ? $0.database : nil }
-            return CharacteristicBodySecrets.withoutSecrets(accessories: message, known: known, limits: context.limits.json)
+            return CharacteristicBodySecrets.withoutSecrets(accessories: message, known: databaseRead?.database, limits: context.limits.json)
         case .response:
             guard request?.endpoint == .characteristics else { return nil }
             written = false
@@ -431,12 +436,12 @@ final class HAPConnection {
         }
     }
 
-    private func handleResponse(_ message: HTTPMessage, to request: PendingRequest, packet: PacketInfo) {
+    private func handleResponse(_ message: HTTPMessage, to request: PendingRequest, databaseRead: AttributeTracker.DatabaseRead?, packet: PacketInfo) {
         switch request.endpoint {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: request.endpoint, direction: .accessoryToController, packet: packet)
         case .accessories? where message.status == .ok:
-            attributes.accessoryDatabase(message, deviceID: deviceID, packet: packet)
+            if let databaseRead { attributes.accessoryDatabase(message, read: databaseRead, deviceID: deviceID, packet: packet) }
         case .characteristics? where request.method == "PUT":
             attributes.writeResults(message, for: request, deviceID: deviceID, packet: packet)
             if let writes = request.writes, let status = message.status {
@@ -450,15 +455,13 @@ final class HAPConnection {
     }
 
     /// An EVENT judged against the connection's subscriptions, its pending request and HAP's
-    /// coalescing. Its body is read here for the characteristics it names; a body that is not HAP
-    /// JSON is reported once, by the attribute tracker. The pending request counts only while
-    /// `requestsKnown`: after lost messages the oldest request may have been answered unseen.
-    private func judgeNotification(_ message: HTTPMessage, startingIn packet: PacketInfo, requestsKnown: Bool) -> [NotificationProblem] {
-        var ids: [CharacteristicID] = []
-        if !message.body.isEmpty {
-            var cursor = ByteCursor(message.bodySpan, layer: .json)
-            ids = (try? CharacteristicEvent(parsing: &cursor, limits: context.limits.json))?.entries.map(\.id) ?? []
-        }
+    /// coalescing, on the characteristics its body names (a body that is not HAP JSON is reported
+    /// by the attribute tracker). The pending request counts only while `requestsKnown`: after
+    /// lost messages the oldest request may have been answered unseen.
+    private func judgeNotification(
+        _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, requestsKnown: Bool
+    ) -> [NotificationProblem] {
+        let ids = (try? parsed?.get())?.entries.map(\.id) ?? []
         let database = attributes.database(deviceID: deviceID, packet: packet)
         return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database?.characteristic($0)?.type }
     }

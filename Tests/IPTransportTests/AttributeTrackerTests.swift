@@ -3,6 +3,7 @@ import HAPCore
 import HAPEvents
 import HAPJSON
 import HTTP1
+import Packets
 import Testing
 import TestSupport
 import WireParsing
@@ -48,7 +49,7 @@ struct AttributeTrackerTests {
     private static let read = PendingRequest(method: "GET", target: "/characteristics?id=1.10", endpoint: .characteristics, packet: .numbered(1))
 
     private func knowTheDatabase(deviceID: String? = Self.deviceID) throws {
-        tracker.accessoryDatabase(try response(Self.database()), deviceID: deviceID, packet: .numbered(1))
+        tracker.readAndReport(try response(Self.database()), deviceID: deviceID, packet: .numbered(1))
         recorder.removeAll()
     }
 
@@ -56,7 +57,7 @@ struct AttributeTrackerTests {
 
     @Test("the first /accessories is read and reported without a diff; it is kept for the accessory")
     func firstDatabase() throws {
-        tracker.accessoryDatabase(try response(Self.database()), deviceID: Self.deviceID, packet: .numbered(4))
+        tracker.readAndReport(try response(Self.database()), deviceID: Self.deviceID, packet: .numbered(4))
         let event = try #require(recorder.databases.first)
         #expect(event.database?.accessories.first?.name == "Lamp")
         #expect(event.diff == nil)
@@ -70,7 +71,7 @@ struct AttributeTrackerTests {
     @Test("the same body again is the database already known: reported unchanged without being read again")
     func unchangedBody() throws {
         try knowTheDatabase()
-        tracker.accessoryDatabase(try response(Self.database()), deviceID: Self.deviceID, packet: .numbered(2))
+        tracker.readAndReport(try response(Self.database()), deviceID: Self.deviceID, packet: .numbered(2))
         let event = try #require(recorder.databases.first)
         #expect(event.diff == .unchanged)
         #expect(event.database?.accessories.first?.name == "Lamp")
@@ -79,7 +80,7 @@ struct AttributeTrackerTests {
     @Test("a changed body is read and compared with the previous database of the same accessory")
     func changedBody() throws {
         try knowTheDatabase()
-        tracker.accessoryDatabase(try response(Self.database(name: "Desk Lamp")), deviceID: Self.deviceID, packet: .numbered(2))
+        tracker.readAndReport(try response(Self.database(name: "Desk Lamp")), deviceID: Self.deviceID, packet: .numbered(2))
         let event = try #require(recorder.databases.first)
         #expect(event.diff != nil)
         #expect(event.diff != .unchanged)
@@ -88,7 +89,7 @@ struct AttributeTrackerTests {
 
     @Test("without a device id the database is kept under the accessory's address")
     func keyedByAddress() throws {
-        tracker.accessoryDatabase(try response(Self.database()), deviceID: nil, packet: .numbered(1))
+        tracker.readAndReport(try response(Self.database()), deviceID: nil, packet: .numbered(1))
         #expect(context.databases[ConnectionInfo.example().accessory.description] != nil)
         #expect(context.databases[Self.deviceID] == nil)
     }
@@ -96,7 +97,7 @@ struct AttributeTrackerTests {
     @Test("a body that is no database is reported with the error, and the known database is kept")
     func invalidDatabase() throws {
         try knowTheDatabase()
-        tracker.accessoryDatabase(try response(#"{"accessories": [ nope"#), deviceID: Self.deviceID, packet: .numbered(2))
+        tracker.readAndReport(try response(#"{"accessories": [ nope"#), deviceID: Self.deviceID, packet: .numbered(2))
         let event = try #require(recorder.databases.first)
         #expect(event.database == nil)
         #expect(event.error != nil)
@@ -107,7 +108,7 @@ struct AttributeTrackerTests {
     @Test("a JSON limit reached in /accessories is counted and named in the problem")
     func databaseLimit() throws {
         let (context, recorder) = try AnalysisContext.recording { $0.limits.json.maximumDepth = 2 }
-        AttributeTracker(context: context, connection: .example()).accessoryDatabase(try response(Self.database()), deviceID: nil, packet: .numbered(1))
+        AttributeTracker(context: context, connection: .example()).readAndReport(try response(Self.database()), deviceID: nil, packet: .numbered(1))
         let limit = try #require(recorder.problems(.limitReached).first)
         #expect(limit.problem.limit == .jsonDepth)
         #expect(limit.problem.message.contains("/accessories"))
@@ -151,7 +152,7 @@ struct AttributeTrackerTests {
     func events() throws {
         try knowTheDatabase()
         let message = try parsedMessage(HTTPText.event(Array(#"{"characteristics":[{"aid":1,"iid":12,"value":19.0}]}"#.utf8)))
-        tracker.event(message, deviceID: Self.deviceID, packet: .numbered(3))
+        tracker.event(message, parsed: tracker.parseBody(message, as: CharacteristicEvent.self), deviceID: Self.deviceID, packet: .numbered(3))
         #expect(recorder.characteristics.map(\.kind) == [.event])
         #expect(recorder.characteristics.first?.value?.value == .float(19.0))
         #expect(recorder.events.first?.packet?.number == 3)
@@ -238,5 +239,13 @@ struct AttributeTrackerTests {
         #expect(write.status == nil)
         #expect(write.requestPacket?.number == 3)
         #expect(recorder.events.first?.packet?.number == 9)
+    }
+}
+
+extension AttributeTracker {
+    /// A `GET /accessories` response read and reported, as HAPConnection does around reporting
+    /// the message.
+    func readAndReport(_ message: HTTPMessage, deviceID: String?, packet: PacketInfo) {
+        accessoryDatabase(message, read: readDatabase(message, deviceID: deviceID), deviceID: deviceID, packet: packet)
     }
 }

@@ -33,7 +33,7 @@ struct CharacteristicStructureTests {
     private func tracker(revealingKeys: Bool = false) throws -> (AttributeTracker, EventRecorder) {
         let (context, recorder) = try AnalysisContext.recording { $0.revealsSessionKeys = revealingKeys }
         let tracker = AttributeTracker(context: context, connection: .example())
-        tracker.accessoryDatabase(try parsedMessage(HTTPText.jsonResponse(status: "200 OK", Self.database)), deviceID: Self.deviceID, packet: .numbered(1))
+        tracker.readAndReport(try parsedMessage(HTTPText.jsonResponse(status: "200 OK", Self.database)), deviceID: Self.deviceID, packet: .numbered(1))
         recorder.removeAll()
         return (tracker, recorder)
     }
