@@ -181,34 +181,16 @@ extension HTMLReportBuilder {
         let slow = responses.filter { $0.timing.verdict != .prompt }.count
         let summary = "Response times: \(HTMLFormat.count(responses.count, "response")), \(slow) slower than "
             + "\(HTMLFormat.number(ResponseTiming.slowResponseSeconds)) s, the slowest \(CaptureClock.durationText(slowest))"
-        html.open("svg", ["class": "response-plot plot", "viewBox": "0 0 \(Int(ResponsePlot.width)) \(Int(ResponsePlot.height))",
-                          "width": "\(Int(ResponsePlot.width))", "role": "img", "aria-label": summary])
-        html.element("title", text: summary)
-        func x(_ seconds: Double) -> String { Self.coordinate(time.position(of: seconds, from: ResponsePlot.left, to: ResponsePlot.right)) }
-        func y(_ value: Double, shiftedBy shift: Double = 0) -> String {
-            Self.coordinate(scale.position(of: value, from: ResponsePlot.bottom, to: ResponsePlot.top) + shift)
-        }
-        for tick in scale.ticks {
-            html.open("line", ["class": "grid", "x1": x(time.lower), "y1": y(tick), "x2": x(time.upper), "y2": y(tick)])
-            html.close("line")
-            html.element("text", ["class": "muted", "x": Self.coordinate(ResponsePlot.left - 6), "y": y(tick, shiftedBy: 4), "text-anchor": "end"],
-                         text: HTMLFormat.fixed(tick, decimals: scale.decimals) + " s")
-        }
-        for tick in time.ticks {
-            html.open("line", ["class": "axis", "x1": x(tick), "y1": y(scale.lower), "x2": x(tick), "y2": y(scale.lower, shiftedBy: 4)])
-            html.close("line")
-            html.element("text", ["class": "muted", "x": x(tick), "y": y(scale.lower, shiftedBy: 18), "text-anchor": "middle"],
-                         text: "+" + HTMLFormat.fixed(tick, decimals: time.decimals) + " s")
-        }
-        html.open("line", ["class": "axis", "x1": x(time.lower), "y1": y(scale.lower), "x2": x(time.upper), "y2": y(scale.lower)])
-        html.close("line")
+        let frame = HTMLPlotFrame(
+            width: ResponsePlot.width, height: ResponsePlot.height, left: ResponsePlot.left, right: ResponsePlot.right, top: ResponsePlot.top,
+            bottom: ResponsePlot.bottom, time: time, values: scale)
+        frame.open(class: "response-plot plot", summary: summary, unit: " s", &html)
+        let x = frame.x, y = { frame.y($0) }
         html.open("line", ["class": "threshold", "x1": x(time.lower), "y1": y(ResponseTiming.slowResponseSeconds),
                            "x2": x(time.upper), "y2": y(ResponseTiming.slowResponseSeconds)])
         html.close("line")
-        html.element("text", ["class": "muted", "x": x(time.upper), "y": y(ResponseTiming.slowResponseSeconds, shiftedBy: -4), "text-anchor": "end"],
+        html.element("text", ["class": "muted", "x": x(time.upper), "y": frame.y(ResponseTiming.slowResponseSeconds, shiftedBy: -4), "text-anchor": "end"],
                      text: "slow")
-        html.element("text", ["class": "muted", "x": x(time.upper), "y": Self.coordinate(ResponsePlot.height - 2), "text-anchor": "end"],
-                     text: "seconds since the first packet")
         for response in responses {
             html.open("circle", ["class": response.timing.verdict == .prompt ? "plot-point" : "plot-point slow",
                                  "cx": x(offset(response.packet.timestamp)), "cy": y(response.timing.seconds), "r": "4"])

@@ -118,15 +118,6 @@ extension HTMLReportBuilder {
 
     // MARK: Plots
 
-    private enum Plot {
-        static let width = 560.0
-        static let height = 168.0
-        static let left = 64.0
-        static let right = 528.0
-        static let top = 12.0
-        static let bottom = 134.0
-    }
-
     private func writePlots(_ html: inout HTMLWriter, names: [AccessoryKey: String]) {
         guard !plots.isEmpty else { return }
         html.markup("<h3>Numeric values over time</h3>\n")
@@ -168,30 +159,9 @@ extension HTMLReportBuilder {
         }
         let summary = "\(title): \(HTMLFormat.count(values.count, "value")) from \(HTMLFormat.number(low))\(unit) "
             + "to \(HTMLFormat.number(high))\(unit)"
-        html.open("svg", ["class": "plot", "viewBox": "0 0 \(Int(Plot.width)) \(Int(Plot.height))", "width": "\(Int(Plot.width))",
-                          "role": "img", "aria-label": summary])
-        html.element("title", text: summary)
-        func x(_ seconds: Double) -> String { Self.coordinate(time.position(of: seconds, from: Plot.left, to: Plot.right)) }
-        func y(_ value: Double, shiftedBy shift: Double = 0) -> String {
-            Self.coordinate(scale.position(of: value, from: Plot.bottom, to: Plot.top) + shift)
-        }
-
-        for tick in scale.ticks {
-            html.open("line", ["class": "grid", "x1": x(time.lower), "y1": y(tick), "x2": x(time.upper), "y2": y(tick)])
-            html.close("line")
-            html.element("text", ["class": "muted", "x": Self.coordinate(Plot.left - 6), "y": y(tick, shiftedBy: 4), "text-anchor": "end"],
-                         text: HTMLFormat.fixed(tick, decimals: scale.decimals) + unit)
-        }
-        for tick in time.ticks {
-            html.open("line", ["class": "axis", "x1": x(tick), "y1": y(scale.lower), "x2": x(tick), "y2": y(scale.lower, shiftedBy: 4)])
-            html.close("line")
-            html.element("text", ["class": "muted", "x": x(tick), "y": y(scale.lower, shiftedBy: 18), "text-anchor": "middle"],
-                         text: "+" + HTMLFormat.fixed(tick, decimals: time.decimals) + " s")
-        }
-        html.open("line", ["class": "axis", "x1": x(time.lower), "y1": y(scale.lower), "x2": x(time.upper), "y2": y(scale.lower)])
-        html.close("line")
-        html.element("text", ["class": "muted", "x": x(time.upper), "y": Self.coordinate(Plot.height - 2), "text-anchor": "end"],
-                     text: "seconds since the first packet")
+        let frame = HTMLPlotFrame(width: 560, height: 168, left: 64, right: 528, top: 12, bottom: 134, time: time, values: scale)
+        frame.open(class: "plot", summary: summary, unit: unit, &html)
+        let x = frame.x, y = { frame.y($0) }
 
         var path = ""
         for (index, point) in series.points.enumerated() {
