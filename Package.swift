@@ -135,7 +135,8 @@ let package = Package(
             "WireParsing", "TestSupport",
         ]),
         tests("CoAPTransportTests", [
-            "CoAPTransport", "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "CoAP", "TLV8", "Packets", "WireParsing",
+            "CoAPTransport", "HAPAnalysis", "Capture", "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "CoAP", "TLV8",
+            "Packets", "WireParsing",
             "TestSupport",
         ]),
         tests("HAPAnalysisTests", [

@@ -65,7 +65,7 @@ final class CoAPSession {
         self.lastPacket = packet
         self.context = context
         blocks = BlockwiseAssembler(limits: BlockwiseLimits(
-            maximumBodyLength: context.limits.maximumCoAPBlockwiseBody, maximumPendingTransfers: 4))
+            maximumBodyLength: context.limits.maximumCoAPBlockwiseBody, maximumPendingTransfers: 2))
     }
 
     // MARK: Messages
@@ -112,8 +112,9 @@ final class CoAPSession {
             return
         }
         guard let body = joined(message.payload, block: block1, key: BlockKey(direction: direction, path: path), packet: packet) else { return }
-        // A Block2 follow-up (an empty POST asking for block n) carries no body of its own.
-        if body.isEmpty, (try? message.block2)?.map({ $0.number > 0 }) == true { return }
+        // A Block2 follow-up (an empty POST asking for block n) carries no body of its own, and
+        // an empty body on `/` holds no PDU.
+        if body.isEmpty, path == "/" { return }
         switch (direction, message.code, path) {
         case (.controllerToAccessory, .post, "/1"): pairingBody(.pairSetup, direction, body, packet)
         case (.controllerToAccessory, .post, "/2"): pairingBody(.pairVerify, direction, body, packet)
@@ -257,7 +258,7 @@ final class CoAPSession {
             decrypted.insert(direction)
             if counter != expected {
                 sessionProblem(counter > expected ? .counterSkipped : .counterReused, direction, counter: counter,
-                               "packet \(packet.number): the \(stream.rawValue) body opened with counter \(counter) where \(expected) was due; the \(stream.rawValue) counter goes on from \(counter + 1)",
+                               "packet \(packet.number): the \(stream.rawValue) body opened with counter \(counter) where \(expected) was due; the \(stream.rawValue) counter goes on from \(counter &+ 1)",
                                packet)
             }
             return plaintext
