@@ -37,9 +37,8 @@ struct CoAPCaptureTests {
         }
         // The deliberate copy in retransmission-differs is not an event the controller acted on.
         let events = pdus.enumerated().filter { $0.element["kind"]?.stringValue == "event" }
-        let copies = try analysis.capture.truth()["coap"]?.arrayValue?.indices.filter { index in
-            try analysis.capture.truth()["coap"]?.arrayValue?[index]["retransmission"]?.boolValue == true
-        } ?? []
+        let messages = try analysis.capture.truth()["coap"]?.arrayValue ?? []
+        let copies = messages.indices.filter { messages[$0]["retransmission"]?.boolValue == true }
         let expectedEvents = events.filter { entry in
             !copies.contains(Int(entry.element["coap"]?.numberValue?.int64Value ?? -1))
         }.compactMap { $0.element["iid"]?.numberValue?.uint64Value }

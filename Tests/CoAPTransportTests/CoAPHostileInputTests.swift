@@ -111,3 +111,46 @@ struct CoAPHostileInputTests {
         #expect(summary?.limitsReached[.coapPendingRequests] == 16)
     }
 }
+
+/// A session whose pair-verify the capture does not hold: the key log's session for its endpoints
+/// (`SESSION_ENDPOINTS`) opens it.
+@Suite("HAP over CoAP: joining a session from the key log")
+struct CoAPKeyLogJoinTests {
+    @Test("without its pair-verify, the session is joined by SESSION_ENDPOINTS and decoded as with it")
+    func joinWithoutPairVerify() throws {
+        let capture = RecordedCapture("coap/clean")
+        let recorded = try [UInt8](Data(contentsOf: URL(fileURLWithPath: capture.capturePath)))
+        // Leave out the records of the session's first four CoAP datagrams: pair-verify M1–M4 on /2.
+        var kept = Array(recorded[0 ..< 24])
+        var offset = 24
+        var dropped = 0
+        while offset + 16 <= recorded.count {
+            let length = (0 ..< 4).reduce(0) { $0 | Int(recorded[offset + 8 + $1]) << (8 * $1) }
+            let data = offset + 16
+            let ports = length > 62 && recorded[data + 20] == 17
+                ? [data + 54, data + 56].map { UInt16(recorded[$0]) << 8 | UInt16(recorded[$0 + 1]) } : []
+            if ports.contains(49_202), dropped < 4 {
+                dropped += 1
+            } else {
+                kept += recorded[offset ..< data + length]
+            }
+            offset = data + length
+        }
+        try #require(dropped == 4)
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write(kept, to: "joined.pcap")
+        var events: [HAPEvent] = []
+        AnalysisPipeline(configuration: AnalysisConfiguration(keyLog: try capture.keyLog()), consumers: [EventSink { events.append($0) }])
+            .run(try CaptureFileReader(files: [path]))
+
+        let starts = events.compactMap { if case .sessionStarted(let start) = $0.kind { start } else { nil } }
+        #expect(starts.count == 1)
+        #expect(starts.first?.trigger == .beforeCapture)
+        #expect(starts.first?.keyLogMatch == .sessionEndpoints)
+        #expect(starts.first?.decryptable == Set(HAPDirection.allCases))
+        let activities = events.compactMap { if case .characteristic(let activity) = $0.kind { activity } else { nil } }
+        let withPairVerify = try RecordedAnalysis("coap/clean").events { if case .characteristic(let activity) = $0 { activity } else { nil } }
+        #expect(activities.map(\.id) == withPairVerify.map(\.id))
+        #expect(activities.filter { $0.kind == .event }.count == 7, "the event key was found from the key log too")
+    }
+}
