@@ -66,7 +66,10 @@ let package = Package(
         library("IPTransport", [
             "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly", "WireParsing",
         ]),
-        library("HAPAnalysis", ["HAPCore", "IPTransport", "HAPEvents", "Capture", "Packets", "WireParsing"]),
+        library("CoAPTransport", [
+            "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "CoAP", "DNS", "TLV8", "Packets", "WireParsing",
+        ]),
+        library("HAPAnalysis", ["HAPCore", "IPTransport", "CoAPTransport", "HAPEvents", "Capture", "Packets", "WireParsing"]),
 
         // Consumers of the event stream.
         library("HAPModel", ["HAPEvents", "DNS", "HAPCatalog", "HAPJSON", "Packets", "TLV8"]),
@@ -130,6 +133,11 @@ let package = Package(
         tests("IPTransportTests", [
             "IPTransport", "HAPCore", "HAPEvents", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly",
             "WireParsing", "TestSupport",
+        ]),
+        tests("CoAPTransportTests", [
+            "CoAPTransport", "HAPAnalysis", "Capture", "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "CoAP", "TLV8",
+            "Packets", "WireParsing",
+            "TestSupport",
         ]),
         tests("HAPAnalysisTests", [
             "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets",

@@ -1,4 +1,5 @@
 import Capture
+import CoAPTransport
 import HAPCore
 import HAPEvents
 import IPTransport
@@ -12,13 +13,14 @@ import WireParsing
 /// over a reader or a live capture, or `process` packet by packet and `finish` at the end.
 ///
 /// Packets are decoded by link type and handed to their transport: TCP segments and mDNS to HAP
-/// over IP. A transport emits the shared vocabulary of `HAPEvents`, so consumers never need to
+/// over IP, other UDP to HAP over CoAP (which also learns `_hap._udp` endpoints from the mDNS). A transport emits the shared vocabulary of `HAPEvents`, so consumers never need to
 /// know which transport an event came from unless they ask (`ConnectionInfo.transport`).
 public final class AnalysisPipeline {
     private let context: AnalysisContext
     private let observers: [CapturedPacketObserver]
     private let decoder: PacketDecoder
     private let ip: IPTransport
+    private let coap: CoAPTransport
     /// Link types already reported as unsupported, so each is reported once.
     private var reportedLinkTypes: Set<UInt32> = []
     /// Datagrams the fragment reassembler dropped at each limit, as last reported.
@@ -37,6 +39,7 @@ public final class AnalysisPipeline {
         observers = packetObservers
         decoder = PacketDecoder(configuration: PacketDecoder.Configuration(fragmentReassembly: configuration.limits.fragments))
         ip = IPTransport(context: context)
+        coap = CoAPTransport(context: context)
         for warning in configuration.keyLog.warnings {
             context.emit(.problem(CaptureProblem(.keyLog, warning.description)), nil)
         }
@@ -73,7 +76,8 @@ public final class AnalysisPipeline {
                 ip.process(segment)
             case .udp(let datagram):
                 context.summary.udpDatagrams += 1
-                _ = ip.process(datagram, packet: info)
+                // mDNS is HAP over IP's, and tells HAP over CoAP where `_hap._udp` accessories are.
+                if ip.process(datagram, packet: info) { coap.observeDiscovery(datagram) } else { _ = coap.process(datagram, packet: info) }
             case .notIP, .otherIPProtocol:
                 context.summary.otherPackets += 1
             case .fragmentBuffered:
@@ -102,6 +106,7 @@ public final class AnalysisPipeline {
         decoder.finish()
         reportFragmentDrops(nil)
         ip.finish()
+        coap.finish()
         if let code = context.configuration.setupCode {
             context.summary.setupCode = SetupCodeFact(code: code.text, forbiddenBecause: code.forbiddenReason?.description)
         }

@@ -83,6 +83,14 @@ public struct AnalysisLimit: Sendable {
         AnalysisLimit(.ipFragmentsPerDatagram, .count, "fragments accepted for one IP datagram", minimum: 2,
                       read: { $0.fragments.maximumFragmentsPerDatagram },
                       write: { $0.fragments.maximumFragmentsPerDatagram = $1 }),
+        AnalysisLimit(.coapSessions, .count, "HAP-over-CoAP controller endpoints followed at once", minimum: 1,
+                      read: { $0.maximumCoAPSessions }, write: { $0.maximumCoAPSessions = $1 }),
+        AnalysisLimit(.coapCounterSearch, .count, "HAP-over-CoAP nonce counters tried each side of the expected one", minimum: 0,
+                      read: { $0.maximumCoAPCounterDrift }, write: { $0.maximumCoAPCounterDrift = $1 }),
+        AnalysisLimit(.coapBlockwiseBody, .bytes, "largest HAP-over-CoAP body joined from blocks", minimum: 1024,
+                      read: { $0.maximumCoAPBlockwiseBody }, write: { $0.maximumCoAPBlockwiseBody = $1 }),
+        AnalysisLimit(.coapPendingRequests, .count, "HAP-over-CoAP requests of one session waiting for responses", minimum: 1,
+                      read: { $0.maximumCoAPPendingRequests }, write: { $0.maximumCoAPPendingRequests = $1 }),
     ]
 
     /// The bound named `name`, if there is one.

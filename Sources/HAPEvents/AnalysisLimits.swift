@@ -9,6 +9,10 @@ extension LimitName {
     public static let frameCounterSearch = LimitName("frame.counter-search")
     public static let httpPendingRequests = LimitName("http.pending-requests")
     public static let mdnsInstances = LimitName("mdns.instances")
+    public static let coapSessions = LimitName("coap.sessions")
+    public static let coapCounterSearch = LimitName("coap.counter-search")
+    public static let coapBlockwiseBody = LimitName("coap.blockwise-body")
+    public static let coapPendingRequests = LimitName("coap.pending-requests")
 }
 
 /// Bounds on everything wire data can make the analysis hold, with safe defaults. Each is
@@ -30,6 +34,16 @@ public struct AnalysisLimits: Sendable {
     /// Service instances and accessory endpoints remembered from mDNS; beyond it the oldest are
     /// forgotten, so a flood of made-up advertisements cannot grow memory.
     public var maximumMDNSInstances = 4096
+    /// HAP over CoAP: controller endpoints followed at once (a session per controller port);
+    /// beyond it the longest silent one is closed.
+    public var maximumCoAPSessions = 256
+    /// HAP over CoAP: counter values tried on each side of the expected one when a body does not
+    /// open (aiohomekit's own recovery tries 5 each way, then 0).
+    public var maximumCoAPCounterDrift = 64
+    /// HAP over CoAP: the largest body joined from Block1 or Block2 blocks (RFC 7959).
+    public var maximumCoAPBlockwiseBody = 1 << 20
+    /// HAP over CoAP: confirmable requests of one session waiting for their responses.
+    public var maximumCoAPPendingRequests = 64
 
     public init() {}
 }

@@ -63,6 +63,8 @@ public enum EventJSON {
             writer.member("deviceID", opened.deviceID)
             writer.member("handshakeSeen", opened.handshakeSeen)
             writer.member("recognisedBy", opened.recognisedBy.rawValue)
+            // HAP over IP, the first transport, is the default and not named.
+            if opened.connection.transport.name != "ip" { writer.member("transport", opened.connection.transport.name) }
         case .httpMessage(let message):
             writeHTTPMessage(message, into: &writer)
         case .pairingMessage(let message):

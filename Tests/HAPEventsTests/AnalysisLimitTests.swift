@@ -17,6 +17,7 @@ struct AnalysisLimitTests {
             .tcpClosedRetention, .httpStartLine, .httpHeaderBlock, .httpHeaders, .httpBody, .httpChunk, .httpChunkLine,
             .jsonDocument, .jsonDepth, .jsonValues, .jsonString, .jsonNumber, .ipFragmentDatagrams, .ipFragmentBytes,
             .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .httpPendingRequests, .mdnsInstances,
+            .coapSessions, .coapCounterSearch, .coapBlockwiseBody, .coapPendingRequests,
         ]
         #expect(Set(names) == Set(declared))
     }

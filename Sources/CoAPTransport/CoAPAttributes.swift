@@ -1,0 +1,136 @@
+import HAPCatalog
+import HAPCore
+import HAPEvents
+import HAPJSON
+import HAPPDU
+import Packets
+import TLV8
+import WireParsing
+
+/// The database and characteristics of one HAP-over-CoAP connection: a database-read (0x09)
+/// response becomes an `accessoryDatabase` event, reads (0x03), writes (0x02), subscriptions
+/// (0x0B, 0x0C) and the accessory's event records become `characteristic` events, typed by the
+/// database the run knows for the accessory.
+///
+/// PDUs name characteristics by IID alone; aiohomekit takes the aid as 1 for events and ignores
+/// it elsewhere, relying on IIDs being unique across the accessory (aiohomekit
+/// `controller/coap/connection.py` `read_characteristics`, `EventResource.render_put`). Here the
+/// aid is the one of the database's accessory holding the IID, else 1.
+final class CoAPAttributes {
+    private let context: AnalysisContext
+    private let info: ConnectionInfo
+    private let deviceID: String?
+
+    init(context: AnalysisContext, info: ConnectionInfo, deviceID: String?) {
+        self.context = context
+        self.info = info
+        self.deviceID = deviceID
+    }
+
+    private var databaseKey: String { deviceID?.uppercased() ?? info.accessory.description }
+
+    /// A PDU response with the request it answers.
+    func response(_ response: HAPPDUResponse, to request: HAPPDURequest, requestPacket: PacketInfo?, packet: PacketInfo) {
+        let status = Self.status(response.status.rawValue)
+        switch request.opcode {
+        case .databaseRead where response.status == .success:
+            database(response.body, packet: packet)
+        case .characteristicRead:
+            activity(.read, iid: request.instanceID, value: response.status == .success ? Self.value(in: response.body) : nil,
+                     status: status, requestPacket: requestPacket, packet: packet)
+        case .characteristicWrite, .characteristicTimedWrite:
+            activity(.write, iid: request.instanceID, value: Self.value(in: request.body), status: status,
+                     requestPacket: requestPacket, packet: packet)
+        case .subscribe:
+            activity(.subscribe, iid: request.instanceID, value: nil, status: status, requestPacket: requestPacket, packet: packet)
+        case .unsubscribe:
+            activity(.unsubscribe, iid: request.instanceID, value: nil, status: status, requestPacket: requestPacket, packet: packet)
+        default:
+            break
+        }
+    }
+
+    /// One record of an event the accessory PUT.
+    func event(_ record: HAPCoAPEvent.Record, packet: PacketInfo) {
+        activity(.event, iid: UInt64(record.instanceID), value: Self.value(in: record.body), status: nil, requestPacket: nil, packet: packet)
+    }
+
+    // MARK: The database
+
+    private func database(_ body: [UInt8], packet: PacketInfo) {
+        let key = databaseKey
+        // Controllers read the database on every connection; an unchanged body is the one known.
+        if let known = context.databases[key], known.body == body {
+            context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
+                connection: info, deviceID: deviceID, database: known.database, error: nil, diff: .unchanged, bodyByteCount: body.count)), packet)
+            return
+        }
+        var database: AccessoryDatabase?
+        var failure: DecodeError?
+        do {
+            var cursor = ByteCursor(body.span.bytes, layer: .hapPDU)
+            database = try CoAPDatabaseModel.accessoryDatabase(HAPDatabase(parsing: &cursor))
+        } catch {
+            failure = error
+        }
+        let previous = context.databases[key]?.database
+        if let database { context.databases.store(database, body: body, for: key, accessory: info.accessory, input: context.currentInput) }
+        context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
+            connection: info, deviceID: deviceID, database: database, error: failure,
+            diff: database.flatMap { new in previous.map { AccessoryDatabaseDiff(from: $0, to: new) } }, bodyByteCount: body.count)), packet)
+    }
+
+    private var currentDatabase: AccessoryDatabase? {
+        context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)?.0
+    }
+
+    // MARK: Characteristics
+
+    private func activity(
+        _ kind: CharacteristicActivity.Kind, iid: UInt64, value: [UInt8]?, status: HAPJSON.HAPStatus?, requestPacket: PacketInfo?,
+        packet: PacketInfo
+    ) {
+        let database = currentDatabase
+        let aid = database?.accessories.first { accessory in
+            accessory.services.contains { $0.characteristics.contains { $0.iid == iid } }
+        }?.aid ?? 1
+        let id = CharacteristicID(aid: aid, iid: iid)
+        let characteristic = database?.characteristic(id)
+        let interpreted = value.map { bytes -> InterpretedValue in
+            guard let characteristic, let format = characteristic.format else {
+                return InterpretedValue(decoding: GATTValue.untypedJSON(bytes), as: nil)
+            }
+            guard let json = GATTValue.json(bytes, format: format) else {
+                return InterpretedValue(value: .bytes(bytes), issues: [.wrongFormat(expected: format, found: "\(bytes.count) bytes")])
+            }
+            return characteristic.interpret(json)
+        }
+        let (shown, structure) = CharacteristicValueStructure.read(
+            interpreted, type: characteristic?.type, kind: kind, revealSecrets: context.configuration.revealsSessionKeys)
+        context.emit(.characteristic(CharacteristicActivity(
+            connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type, name: characteristic?.name,
+            unit: characteristic?.unit, format: characteristic?.format, value: shown, structure: structure,
+            status: status, requestPacket: requestPacket)), packet)
+    }
+
+    /// The HAP-Param-Value of a PDU or event body (HomeKitADK `HAPBLEPDU+TLV.h`, type 0x01).
+    private static func value(in body: [UInt8]) -> [UInt8]? {
+        guard !body.isEmpty, let items = try? HAPPDUBody.items(body) else { return nil }
+        return items.first { $0.type == HAPPDUParameterType.value }?.value
+    }
+
+    /// The HAP-over-IP status a PDU status amounts to, nil for success: hapscope's reading of the
+    /// HAP-BLE statuses (HomeKitADK `HAPBLEPDU.h` `HAPBLEPDUStatus`) in the terms the reports use.
+    /// (The PDU status is passed as its code: the module and its enum of PDUs share the name `HAPPDU`.)
+    private static func status(_ code: UInt8) -> HAPJSON.HAPStatus? {
+        switch code {
+        case 0: nil
+        case 2: .resourceBusy  // Max-Procedures
+        case 3: .insufficientAuthorization  // Insufficient Authorization
+        case 4: .resourceDoesNotExist  // Invalid Instance ID
+        case 5: .insufficientPrivileges  // Insufficient Authentication
+        case 6: .invalidValue  // Invalid Request
+        default: .unableToCommunicate  // Unsupported-PDU and codes HAP does not define
+        }
+    }
+}
