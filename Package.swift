@@ -66,7 +66,10 @@ let package = Package(
         library("IPTransport", [
             "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly", "WireParsing",
         ]),
-        library("HAPAnalysis", ["HAPCore", "IPTransport", "HAPEvents", "Capture", "Packets", "WireParsing"]),
+        library("BLETransport", [
+            "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "Bluetooth", "TLV8", "Packets", "WireParsing",
+        ]),
+        library("HAPAnalysis", ["HAPCore", "IPTransport", "BLETransport", "Bluetooth", "HAPEvents", "Capture", "Packets", "WireParsing"]),
 
         // Consumers of the event stream.
         library("HAPModel", ["HAPEvents", "DNS", "HAPCatalog", "HAPJSON", "Packets", "TLV8"]),
@@ -129,6 +132,10 @@ let package = Package(
         tests("HAPCoreTests", ["HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Packets", "WireParsing", "TestSupport"]),
         tests("IPTransportTests", [
             "IPTransport", "HAPCore", "HAPEvents", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly",
+            "WireParsing", "TestSupport",
+        ]),
+        tests("BLETransportTests", [
+            "BLETransport", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "HAPPDU", "Bluetooth", "Capture", "TLV8", "Packets",
             "WireParsing", "TestSupport",
         ]),
         tests("HAPAnalysisTests", [

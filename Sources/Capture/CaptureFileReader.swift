@@ -63,8 +63,8 @@ public final class CaptureFileReader {
     ///   - files: paths in reading order; `-` reads standard input (at most once).
     ///   - filter: a BPF expression in libpcap's syntax (`pcap-filter(7)`), compiled for each
     ///     file's link type.
-    ///   - requiresDecodableLinkType: refuse files `PacketDecoder` cannot decode (the default);
-    ///     pass false to read any link type.
+    ///   - requiresDecodableLinkType: refuse files the analysis cannot decode (the default):
+    ///     neither `PacketDecoder` nor HAP over Bluetooth LE; pass false to read any link type.
     public convenience init(files: [String], filter: String? = nil, requiresDecodableLinkType: Bool = true) throws(CaptureError) {
         try self.init(
             files: files, filter: filter, requiresDecodableLinkType: requiresDecodableLinkType,
@@ -180,7 +180,7 @@ public final class CaptureFileReader {
         // From here libpcap owns the stream: pcap_close closes it.
         let handle = PcapHandle(pointer)
         let linkType = handle.linkType
-        if requiresDecodableLinkType && !linkType.isDecodable {
+        if requiresDecodableLinkType && !linkType.isDecodable && !linkType.isBluetoothHCI {
             throw .unsupportedLinkType(file: path, linkType: linkType)
         }
         if let filter { try handle.setFilter(filter) }
