@@ -5,7 +5,7 @@ import HAPPDU
 /// The accessory database of a HAP-BLE accessory, as its GATT table and signature reads tell it,
 /// written as the `/accessories` document HAP over IP serves so that every consumer reads one
 /// model (HAP: HAP-BLE attribute database; aiohomekit controller/ble/controller.py builds the
-/// same document from the same reads, `_async_fetch_gatt_database`).
+/// same document from the same reads).
 ///
 /// A HAP-BLE accessory holds one accessory, aid 1. A service appears once its Service Instance
 /// ID was read, a characteristic once its Characteristic Instance ID was; the characteristic's

@@ -3,9 +3,9 @@ import HAPJSON
 
 /// A characteristic value as HAP-BLE carries it in the Value parameter: the format's binary
 /// form, little-endian (HAP: HAP-BLE characteristic value encoding; HomeKitADK
-/// HAPBLECharacteristic+Value.c; aiohomekit controller/ble/values.py): bool and uint8 in one
-/// byte, uint16, uint32 and uint64 in 2, 4 and 8, int a 32-bit signed integer, float an IEEE 754
-/// single, string UTF-8, tlv8 and data as they are.
+/// HAPBLECharacteristicReadAndSerializeValue.c; aiohomekit controller/ble/values.py): bool and
+/// uint8 in one byte, uint16, uint32 and uint64 in 2, 4 and 8, int a 32-bit signed integer, float
+/// an IEEE 754 single, string UTF-8, tlv8 and data as they are.
 enum BLECharacteristicValue {
     static func interpret(_ bytes: [UInt8], as format: CharacteristicFormat?) -> InterpretedValue {
         guard let format else { return InterpretedValue(value: .bytes(bytes)) }

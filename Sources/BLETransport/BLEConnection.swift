@@ -203,7 +203,7 @@ final class BLEConnection {
         }
         outstanding = nil
         if response.transactionID != request.transactionID {
-            // HomeKitADK HAPBLEProcedure.c and aiohomekit controller/ble/client.py both refuse it.
+            // aiohomekit 4.0.1 drops the connection ("Expected transaction …", captures/ble/README.md).
             problem("packet \(packet.number): the response has TID \(response.transactionID), the request (packet \(requestPacket.number)) TID \(request.transactionID)",
                     direction: .accessoryToController, packet: packet)
         }

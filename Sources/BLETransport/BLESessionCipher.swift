@@ -3,9 +3,10 @@ import HAPCrypto
 /// One direction of a secured HAP-BLE session: every GATT value (one PDU fragment) is sealed on
 /// its own with ChaCha20-Poly1305, no additional data, a 16-byte tag and the nonce 4 zero bytes ‖
 /// a 64-bit little-endian counter that starts at 0 after pair-verify and counts the values of
-/// this direction (HomeKitADK HAPBLESession.c, HAPBLEPeripheralManager.c: the session's
-/// `controllerToAccessoryCount` / `accessoryToControllerCount`; aiohomekit
-/// controller/ble/client.py, `encryption_key` / `decryption_key` with their counters).
+/// this direction (HomeKitADK HAPSession.c, `HAPSessionEncryptControlMessage` /
+/// `HAPSessionDecryptControlMessage`: one nonce per channel, incremented per message;
+/// HAPBLEProcedure.c: each fragment sealed when the procedure started secured; aiohomekit
+/// controller/ble/pairing.py, `_encryption_key` / `_decryption_key`).
 struct BLESessionCipher {
     let key: ChaCha20Poly1305.Key
     /// The counter the next value must be sealed with.

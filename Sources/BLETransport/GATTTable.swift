@@ -27,11 +27,11 @@ struct GATTTable {
         var instanceID: UInt16?
     }
 
-    // HAP: HAP-BLE "Characteristic Instance ID" descriptor DC46F0FE-81D2-4616-B5D9-6ABDD796939A;
-    // HomeKitADK HAPBLEAccessoryServer+GATT.c (kHAPBLEDescriptorUUID_CharacteristicInstanceID).
+    // HAP: the Characteristic Instance ID descriptor DC46F0FE-81D2-4616-B5D9-6ABDD796939A, a
+    // little-endian IID (aiohomekit controller/ble/client.py, `get_characteristic_iid`).
     static let characteristicInstanceIDDescriptor = BluetoothUUID(value: 0xDC46_F0FE_81D2_4616_B5D9_6ABD_D796_939A)
-    // HAP: "Service Instance ID" characteristic E604E95D-A759-4817-87D3-AA005083A0D1;
-    // HomeKitADK HAPBLEAccessoryServer+GATT.c (kHAPBLECharacteristicUUID_ServiceInstanceID).
+    // HAP: the Service Instance ID characteristic E604E95D-A759-4817-87D3-AA005083A0D1 of every
+    // HAP service (aiohomekit controller/ble, SERVICE_INSTANCE_ID).
     static let serviceInstanceIDCharacteristic = BluetoothUUID(value: 0xE604_E95D_A759_4817_87D3_AA00_5083_A0D1)
     // Core Vol 3 Part G §3.1, §3.3: the GATT declarations.
     static let primaryService = BluetoothUUID(shortForm: 0x2800)
@@ -138,7 +138,7 @@ struct GATTTable {
     /// The HAP type of the characteristic whose value has `handle`, when that value carries HAP
     /// PDUs: every characteristic but the Bluetooth SIG's own (GAP, GATT) and the Service
     /// Instance ID, which is read as a bare integer (HAP: HAP-BLE procedures run on every HAP
-    /// characteristic; HomeKitADK HAPBLEAccessoryServer+GATT.c).
+    /// characteristic; HomeKitADK HAPBLEProcedure.c).
     func hapType(valueHandle handle: UInt16) -> HAPUUID? {
         guard let characteristic = characteristic(valueHandle: handle), characteristic.type.shortForm == nil,
               characteristic.type.value != Self.serviceInstanceIDCharacteristic.value else { return nil }

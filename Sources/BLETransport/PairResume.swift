@@ -3,13 +3,13 @@ import TLV8
 /// Recognises a pair-resume on the Pair Verify characteristic, which `PairingFollower` reads as
 /// a pair-verify: M1 with Method 6 (Pair Resume), the controller's fresh X25519 public key and
 /// the session ID of the session it resumes; M2 with State 2 and Method 6 secures the
-/// connection at once — there is no M3 or M4 (HomeKitADK HAPPairingPairVerify.c,
-/// `HAPPairingPairVerifyHandleResumeM1`; aiohomekit protocol/__init__.py, `resume_m1`).
+/// connection at once — there is no M3 or M4 (HomeKitADK HAPPairingPairVerify.c; aiohomekit
+/// protocol/__init__.py; captures/ble/README.md).
 ///
 /// The session keys come from the resumed shared secret, which the key log gives under the M1
 /// public key (docs/keylog.md, HAP over Bluetooth LE).
 struct PairResume {
-    // HAP: Method 6 = Pair Resume (HomeKitADK HAPPairing.h, kHAPPairingMethod_PairResume).
+    // HAP: Method 6 = Pair Resume (HomeKitADK HAPPairing.h).
     static let resumeMethod: UInt8 = 6
 
     /// The public key of a resume M1 waiting for its M2.
