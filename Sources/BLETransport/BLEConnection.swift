@@ -41,6 +41,8 @@ final class BLEConnection {
     /// Signature reads by instance ID: what the accessory database is written from.
     private var signatures: [UInt16: HAPCharacteristicSignature] = [:]
     private var serviceSignatures: [UInt16: HAPServiceSignature] = [:]
+    /// A Timed-Write the accessory accepted, waiting for its Execute-Write.
+    private var timedWrite: (iid: UInt16, value: [UInt8]?, packet: PacketInfo)?
     /// The database document last reported, so that it is reported again only when it changed.
     private var reportedDatabase: String?
     let firstPacket: PacketInfo
@@ -217,16 +219,30 @@ final class BLEConnection {
         }
         guard let type = gatt.hapType(valueHandle: handle) else { return }
         let iid = UInt16(truncatingIfNeeded: request.instanceID)
-        let kind: CharacteristicActivity.Kind
         switch request.opcode {
-        case .characteristicRead: kind = .read
-        case .characteristicWrite, .characteristicExecuteWrite: kind = .write
-        default: return
+        case .characteristicRead:
+            emitActivity(.read, iid: iid, type: type, value: Self.parameters(response.body)?.value, packet: packet, requestPacket: requestPacket)
+        case .characteristicWrite:
+            emitActivity(.write, iid: iid, type: type, value: Self.parameters(request.body)?.value, packet: packet, requestPacket: requestPacket)
+        case .characteristicTimedWrite:
+            // HAP: HAP-Characteristic-Timed-Write carries the value; the Execute-Write that
+            // follows commits it (HomeKitADK HAPBLEProcedure.c).
+            timedWrite = response.status == .success ? (iid, Self.parameters(request.body)?.value, requestPacket) : nil
+        case .characteristicExecuteWrite:
+            guard let pending = timedWrite, pending.iid == iid else { return }
+            timedWrite = nil
+            emitActivity(.write, iid: iid, type: type, value: pending.value, packet: packet, requestPacket: pending.packet, timedWrite: true)
+        default:
+            break
         }
-        let body = kind == .read ? response.body : request.body
-        let value = Self.parameters(body)?.value
+    }
+
+    private func emitActivity(
+        _ kind: CharacteristicActivity.Kind, iid: UInt16, type: HAPUUID, value: [UInt8]?, packet: PacketInfo, requestPacket: PacketInfo,
+        timedWrite: Bool = false
+    ) {
         context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, packet: packet,
-                                              requestPacket: requestPacket, timedWrite: request.opcode == .characteristicExecuteWrite)), packet)
+                                              requestPacket: requestPacket, timedWrite: timedWrite)), packet)
     }
 
     /// HAP: HAP-Characteristic-Signature-Read and HAP-Service-Signature-Read, whose responses
@@ -272,11 +288,13 @@ final class BLEConnection {
         requestPacket: PacketInfo?, timedWrite: Bool = false
     ) -> CharacteristicActivity {
         let definition = HAPCatalog.characteristic(type)
+        // The format the accessory declared in its signature, else the catalogue's.
+        let format = iid.flatMap { signatures[$0]?.presentationFormat?.characteristicFormat } ?? definition?.format
         // HAP-BLE accessories hold one accessory, instance 1 (HAP: HAP-BLE accessory attribute database).
         return CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: CharacteristicID(aid: 1, iid: UInt64(iid ?? 0)), type: type,
-            name: definition?.name, unit: definition?.unit, format: definition?.format,
-            value: value.map { BLECharacteristicValue.interpret($0, as: definition?.format) }, timedWrite: timedWrite,
+            name: definition?.name, unit: definition?.unit, format: format,
+            value: value.map { BLECharacteristicValue.interpret($0, as: format) }, timedWrite: timedWrite,
             requestPacket: requestPacket)
     }
 

@@ -189,4 +189,16 @@ struct RecordedBLECaptureTests {
         }
         #expect(database.conformanceIssues(transport: .bluetoothOrThread).isEmpty)
     }
+
+    @Test("A Timed-Write committed by Execute-Write is one timed write of the Timed-Write's value; a vendor characteristic's value is typed by its signature")
+    func timedWriteAndSignatureFormats() throws {
+        let analysis = try BLEAnalysis("multi-service")
+        let activity = analysis.payloads { if case .characteristic(let value) = $0 { value } else { nil } }
+        let timed = activity.filter(\.timedWrite)
+        #expect(timed.map(\.id) == [CharacteristicID(aid: 1, iid: 99)] && timed.first?.kind == .write)
+        #expect(timed.first?.value?.value == .unsignedInteger(0))
+        let vendor = activity.filter { $0.id == CharacteristicID(aid: 1, iid: 114) }
+        #expect(!vendor.isEmpty && vendor.allSatisfy { $0.format == .string })
+        if case .string(let text)? = vendor.first?.value?.value { #expect(text.count == 300) } else { Issue.record("not a string") }
+    }
 }
