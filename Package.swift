@@ -69,7 +69,12 @@ let package = Package(
         library("CoAPTransport", [
             "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "CoAP", "DNS", "TLV8", "Packets", "WireParsing",
         ]),
-        library("HAPAnalysis", ["HAPCore", "IPTransport", "CoAPTransport", "HAPEvents", "Capture", "Packets", "WireParsing"]),
+        library("BLETransport", [
+            "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "Bluetooth", "TLV8", "Packets", "WireParsing",
+        ]),
+        library("HAPAnalysis", [
+            "HAPCore", "IPTransport", "CoAPTransport", "BLETransport", "Bluetooth", "HAPEvents", "Capture", "Packets", "WireParsing",
+        ]),
 
         // Consumers of the event stream.
         library("HAPModel", ["HAPEvents", "DNS", "HAPCatalog", "HAPJSON", "Packets", "TLV8"]),
@@ -138,6 +143,10 @@ let package = Package(
             "CoAPTransport", "HAPAnalysis", "Capture", "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "CoAP", "TLV8",
             "Packets", "WireParsing",
             "TestSupport",
+        ]),
+        tests("BLETransportTests", [
+            "BLETransport", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "HAPPDU", "Bluetooth", "Capture", "TLV8", "Packets",
+            "WireParsing", "TestSupport",
         ]),
         tests("HAPAnalysisTests", [
             "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets",

@@ -8,7 +8,9 @@ import Musl
 import Darwin
 #endif
 
-/// Reads pcap and pcapng files, one after another, as one packet sequence.
+/// Reads pcap and pcapng files, one after another, as one packet sequence; btsnoop and
+/// PacketLogger files among them (told apart by `CaptureFormat`) are read by their own readers
+/// as frames of a Bluetooth link type.
 ///
 /// Packets are numbered from 1 across all files in order, as Wireshark numbers frames when
 /// files are merged by concatenation, and each knows which file it came from. Timestamps keep
@@ -47,6 +49,28 @@ public final class CaptureFileReader {
     private var current: OpenFile?
     /// Bytes of the files finished so far, for `progress`.
     private var finishedBytes = 0
+    /// The btsnoop or PacketLogger file being read, with its index, instead of `current`.
+    private var currentBluetooth: (reader: BluetoothFileReader, index: Int)?
+
+    /// The readers of hapscope's own for the Bluetooth formats libpcap does not read.
+    private enum BluetoothFileReader {
+        case btsnoop(BTSnoopFileReader)
+        case packetLogger(PacketLoggerFileReader)
+
+        func next() throws(CaptureError) -> CapturedPacket? {
+            switch self {
+            case .btsnoop(let reader): try reader.next()
+            case .packetLogger(let reader): try reader.next()
+            }
+        }
+
+        var linkType: LinkType {
+            switch self {
+            case .btsnoop(let reader): reader.linkType
+            case .packetLogger(let reader): reader.linkType
+            }
+        }
+    }
 
     private struct OpenFile {
         let pointer: OpaquePointer
@@ -63,8 +87,8 @@ public final class CaptureFileReader {
     ///   - files: paths in reading order; `-` reads standard input (at most once).
     ///   - filter: a BPF expression in libpcap's syntax (`pcap-filter(7)`), compiled for each
     ///     file's link type.
-    ///   - requiresDecodableLinkType: refuse files `PacketDecoder` cannot decode (the default);
-    ///     pass false to read any link type.
+    ///   - requiresDecodableLinkType: refuse files the analysis cannot decode (the default):
+    ///     neither `PacketDecoder` nor HAP over Bluetooth LE; pass false to read any link type.
     public convenience init(files: [String], filter: String? = nil, requiresDecodableLinkType: Bool = true) throws(CaptureError) {
         try self.init(
             files: files, filter: filter, requiresDecodableLinkType: requiresDecodableLinkType,
@@ -103,6 +127,24 @@ public final class CaptureFileReader {
     /// The packet's bytes are valid until the next call. Never allocates on the way.
     public func next() throws(CaptureError) -> CapturedPacket? {
         while true {
+            if let bluetooth = currentBluetooth {
+                let packet: CapturedPacket?
+                do {
+                    packet = try bluetooth.reader.next()
+                } catch {
+                    finishedBytes += fileSizes[bluetooth.index] ?? 0
+                    currentBluetooth = nil
+                    throw error
+                }
+                guard var packet else {
+                    finishedBytes += fileSizes[bluetooth.index] ?? 0
+                    currentBluetooth = nil
+                    continue
+                }
+                packetsRead += 1
+                packet.fileIndex = bluetooth.index
+                return packet
+            }
             guard let file = current else {
                 guard nextFileIndex < files.count else { return nil }
                 try openNextFile()
@@ -138,12 +180,16 @@ public final class CaptureFileReader {
     }
 
     /// The link type of the file being read, nil between files and after the last.
-    public var currentLinkType: LinkType? { current?.linkType }
+    public var currentLinkType: LinkType? { current?.linkType ?? currentBluetooth?.reader.linkType }
 
     private func openNextFile() throws(CaptureError) {
         let index = nextFileIndex
         nextFileIndex += 1
         let path = files[index]
+        if path != "-", let bluetooth = try openBluetoothFile(path) {
+            currentBluetooth = (bluetooth, index)
+            return
+        }
         let stream: CFile.Stream
         switch CFile.openForReading(path, standardInput: standardInput) {
         case .success(let opened): stream = opened
@@ -180,7 +226,7 @@ public final class CaptureFileReader {
         // From here libpcap owns the stream: pcap_close closes it.
         let handle = PcapHandle(pointer)
         let linkType = handle.linkType
-        if requiresDecodableLinkType && !linkType.isDecodable {
+        if requiresDecodableLinkType && !linkType.isDecodable && !linkType.isBluetoothHCI {
             throw .unsupportedLinkType(file: path, linkType: linkType)
         }
         if let filter { try handle.setFilter(filter) }
@@ -188,6 +234,19 @@ public final class CaptureFileReader {
         current = OpenFile(
             pointer: pointer, stream: stream, index: index, linkType: linkType,
             hasNanosecondTimestamps: handle.hasNanosecondTimestamps)
+    }
+
+    /// A btsnoop or PacketLogger file's reader, numbering its packets on from the files before;
+    /// nil for any other file (libpcap's to read or refuse). A capture filter is compiled by
+    /// libpcap, so it cannot be applied to these.
+    private func openBluetoothFile(_ path: String) throws(CaptureError) -> BluetoothFileReader? {
+        let format = try? CaptureFormat.detect(file: path)
+        guard format == .btsnoop || format == .packetLogger else { return nil }
+        if filter != nil {
+            throw .unreadableFile(file: path, reason: "a capture filter (-f) cannot be applied to a \(format == .btsnoop ? "btsnoop" : "PacketLogger") file")
+        }
+        if format == .btsnoop { return .btsnoop(try BTSnoopFileReader(file: path, firstPacketNumber: packetsRead + 1)) }
+        return .packetLogger(try PacketLoggerFileReader(file: path, firstPacketNumber: packetsRead + 1))
     }
 }
 

@@ -1,3 +1,5 @@
+import BLETransport
+import Bluetooth
 import Capture
 import CoAPTransport
 import HAPCore
@@ -13,14 +15,17 @@ import WireParsing
 /// over a reader or a live capture, or `process` packet by packet and `finish` at the end.
 ///
 /// Packets are decoded by link type and handed to their transport: TCP segments and mDNS to HAP
-/// over IP, other UDP to HAP over CoAP (which also learns `_hap._udp` endpoints from the mDNS). A transport emits the shared vocabulary of `HAPEvents`, so consumers never need to
-/// know which transport an event came from unless they ask (`ConnectionInfo.transport`).
+/// over IP, other UDP to HAP over CoAP (which also learns `_hap._udp` endpoints from the mDNS);
+/// HCI packets of the Bluetooth link types to HAP over Bluetooth LE. A transport emits the shared
+/// vocabulary of `HAPEvents`, so consumers never need to know which transport an event came from
+/// unless they ask (`ConnectionInfo.transport`).
 public final class AnalysisPipeline {
     private let context: AnalysisContext
     private let observers: [CapturedPacketObserver]
     private let decoder: PacketDecoder
     private let ip: IPTransport
     private let coap: CoAPTransport
+    private let ble: BLETransport
     /// Link types already reported as unsupported, so each is reported once.
     private var reportedLinkTypes: Set<UInt32> = []
     /// Datagrams the fragment reassembler dropped at each limit, as last reported.
@@ -40,6 +45,7 @@ public final class AnalysisPipeline {
         decoder = PacketDecoder(configuration: PacketDecoder.Configuration(fragmentReassembly: configuration.limits.fragments))
         ip = IPTransport(context: context)
         coap = CoAPTransport(context: context)
+        ble = BLETransport(context: context)
         for warning in configuration.keyLog.warnings {
             context.emit(.problem(CaptureProblem(.keyLog, warning.description)), nil)
         }
@@ -70,6 +76,10 @@ public final class AnalysisPipeline {
         ip.sweepIdleConnections(at: info.timestamp)
         for observer in observers { observer.packetBegan(packet) }
         defer { for observer in observers { observer.packetEnded() } }
+        if let bluetooth = BluetoothLinkType(rawValue: packet.linkType.rawValue) {
+            ble.process(packet.bytes, linkType: bluetooth, packet: info)
+            return
+        }
         do {
             switch try decoder.decode(linkType: packet.linkType, packet: packet.bytes, info: info) {
             case .tcp(let segment):
@@ -107,6 +117,7 @@ public final class AnalysisPipeline {
         reportFragmentDrops(nil)
         ip.finish()
         coap.finish()
+        ble.finish()
         if let code = context.configuration.setupCode {
             context.summary.setupCode = SetupCodeFact(code: code.text, forbiddenBecause: code.forbiddenReason?.description)
         }

@@ -91,6 +91,18 @@ public struct AnalysisLimit: Sendable {
                       read: { $0.maximumCoAPBlockwiseBody }, write: { $0.maximumCoAPBlockwiseBody = $1 }),
         AnalysisLimit(.coapPendingRequests, .count, "HAP-over-CoAP requests of one session waiting for responses", minimum: 1,
                       read: { $0.maximumCoAPPendingRequests }, write: { $0.maximumCoAPPendingRequests = $1 }),
+        AnalysisLimit(.bleConnections, .count, "Bluetooth LE connections tracked at once", minimum: 1,
+                      read: { $0.ble.maximumConnections }, write: { $0.ble.maximumConnections = $1 }),
+        AnalysisLimit(.bleL2CAPFrame, .bytes, "largest L2CAP frame joined from ACL fragments", minimum: 27,
+                      read: { $0.ble.acl.maximumFrameLength }, write: { $0.ble.acl.maximumFrameLength = $1 }),
+        AnalysisLimit(.bleL2CAPPending, .count, "L2CAP frames in reassembly at once", minimum: 1,
+                      read: { $0.ble.acl.maximumPendingFrames }, write: { $0.ble.acl.maximumPendingFrames = $1 }),
+        AnalysisLimit(.bleGATTValue, .bytes, "longest GATT value joined from long reads and writes", minimum: 512,
+                      read: { $0.ble.maximumGATTValueLength }, write: { $0.ble.maximumGATTValueLength = $1 }),
+        AnalysisLimit(.bleAttributes, .count, "GATT attributes remembered per Bluetooth LE connection", minimum: 16,
+                      read: { $0.ble.maximumAttributes }, write: { $0.ble.maximumAttributes = $1 }),
+        AnalysisLimit(.blePDUBody, .bytes, "largest HAP-BLE PDU body joined from fragments", minimum: 512,
+                      read: { $0.ble.maximumPDUBodyLength }, write: { $0.ble.maximumPDUBodyLength = $1 }),
     ]
 
     /// The bound named `name`, if there is one.

@@ -23,6 +23,7 @@ public struct AnalysisLimits: Sendable {
     public var http = HTTPLimits()
     public var json = JSONLimits()
     public var fragments = FragmentReassemblyLimits()
+    public var ble = BLELimits()
     /// The largest HAP frame hapscope buffers (HAP allows 1024; larger ones are decoded and flagged).
     public var maximumFrameLength = 65535
     /// Nonce counters tried per key-log key when joining a session already encrypted when the

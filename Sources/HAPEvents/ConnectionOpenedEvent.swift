@@ -26,5 +26,7 @@ public struct ConnectionOpenedEvent: Sendable {
         case knownEndpoint = "known accessory endpoint"
         /// A key-log session key verified its frames.
         case sessionKey = "key-log session key"
+        /// HAP over Bluetooth LE: an LE connection (HAP-BLE accessories speak HAP on every one).
+        case leConnection = "LE connection"
     }
 }

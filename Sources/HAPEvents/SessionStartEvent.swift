@@ -34,6 +34,8 @@ public struct SessionStartEvent: Sendable {
     public enum Trigger: String, Sendable, Hashable {
         case pairVerify = "pair-verify M4"
         case transientPairSetup = "transient pair-setup M4"
+        /// HAP over Bluetooth LE: a pair-resume M2 resumed an earlier session.
+        case pairResume = "pair-resume M2"
         /// The session was already encrypted when the capture started.
         case beforeCapture = "before the capture started"
     }

@@ -41,6 +41,11 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
         }
     }
 
+    /// Whether frames of this type hold HCI packets, which HAP over Bluetooth LE decodes.
+    public var isBluetoothHCI: Bool {
+        self == .bluetoothHCIH4WithPseudoHeader || self == .bluetoothLinuxMonitor
+    }
+
     /// The usual name of the type, when it is one a user is likely to meet.
     public var name: String? {
         switch rawValue {

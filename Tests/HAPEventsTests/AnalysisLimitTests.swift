@@ -18,6 +18,7 @@ struct AnalysisLimitTests {
             .jsonDocument, .jsonDepth, .jsonValues, .jsonString, .jsonNumber, .ipFragmentDatagrams, .ipFragmentBytes,
             .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .httpPendingRequests, .mdnsInstances,
             .coapSessions, .coapCounterSearch, .coapBlockwiseBody, .coapPendingRequests,
+            .bleConnections, .bleL2CAPFrame, .bleL2CAPPending, .bleGATTValue, .bleAttributes, .blePDUBody,
         ]
         #expect(Set(names) == Set(declared))
     }

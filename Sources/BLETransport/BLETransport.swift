@@ -1,0 +1,169 @@
+import Bluetooth
+import HAPCore
+import HAPEvents
+import Packets
+import WireParsing
+
+/// HAP over Bluetooth LE: HCI packets (from LINKTYPE_BLUETOOTH_HCI_H4_WITH_PHDR, the Linux
+/// monitor, btsnoop and PacketLogger files) decoded down to ATT on each LE connection, where
+/// `BLEConnection` rebuilds GATT and follows HAP.
+///
+/// LE Connection Complete events tie connection handles to the peer's address and say which
+/// role the capturing host played: a central is the HAP controller (HAP-BLE: the accessory is
+/// the peripheral), so the host's own packets go from controller to accessory. ACL fragments are
+/// joined per handle and direction (`ACLReassembler`); only the ATT channel (CID 0x0004)
+/// carries HAP. Everything it learns leaves as events through the shared `AnalysisContext`.
+package final class BLETransport {
+    private let context: AnalysisContext
+    private var reassembler: ACLReassembler
+    private var connections: [UInt16: (connection: BLEConnection, hostIsController: Bool)] = [:]
+    private var connectionOrder: [UInt16] = []
+    private var connectionCount = 0
+    /// The capturing host's own address, once a command or its completion names it.
+    private var localAddress: BluetoothAddress?
+    /// Receives every whole HAP PDU: the tests read the story through it.
+    package var onPDU: ((BLEPDURecord) -> Void)?
+
+    // Core Vol 4 Part E §7.8.4 LE Set Random Address; §7.4.6 Read BD_ADDR.
+    private static let leSetRandomAddress = HCIOpcode(group: 0x08, command: 0x0005)
+    private static let readBDAddress = HCIOpcode(group: 0x04, command: 0x0009)
+    private static let unknownAddress = BluetoothAddress(wireBytes: [0, 0, 0, 0, 0, 0])
+
+    package init(context: AnalysisContext) {
+        self.context = context
+        reassembler = ACLReassembler(limits: context.limits.ble.acl)
+    }
+
+    /// Takes one frame of a Bluetooth link type.
+    package func process(_ bytes: UnsafeRawBufferPointer, linkType: BluetoothLinkType, packet: PacketInfo) {
+        let span = unsafe RawSpan(_unsafeBytes: bytes)
+        var cursor = ByteCursor(span, layer: .bluetoothLink)
+        do throws(DecodeError) {
+            guard case .packet(let direction, let indicator, _) = try HCIFrame(parsing: &cursor, linkType: linkType) else { return }
+            let offset = cursor.offset
+            var hci = ByteCursor(cursor.readRemaining(), layer: .hci, baseOffset: offset)
+            switch indicator {
+            case .event: event(try HCIEvent(parsing: &hci), packet: packet, offset: offset)
+            case .command: command(try HCICommand(parsing: &hci))
+            case .aclData: try aclData(&hci, direction: direction, packet: packet)
+            default: break
+            }
+        } catch {
+            problem("packet \(packet.number): \(error)", packet: packet)
+        }
+    }
+
+    // MARK: HCI
+
+    private func command(_ command: HCICommand) {
+        if command.opcode == Self.leSetRandomAddress, command.parameters.count == 6 {
+            localAddress = BluetoothAddress(wireBytes: command.parameters)
+        }
+    }
+
+    private func event(_ event: HCIEvent, packet: PacketInfo, offset: Int) {
+        switch event.content {
+        case .leMeta(.connectionComplete(let complete)) where complete.status == .success:
+            if connections[complete.handle] != nil { close(complete.handle, reason: .superseded, offset: offset, packet: packet) }
+            open(complete.handle, peer: complete.peerAddress, hostIsController: complete.isCentral, handshakeSeen: true, packet: packet)
+        case .disconnectionComplete(let disconnection) where disconnection.status == .success:
+            close(disconnection.handle, reason: .closed, offset: offset, packet: packet)
+        case .commandComplete(let complete) where complete.opcode == Self.readBDAddress:
+            // Return parameters: status (1), BD_ADDR (6).
+            if complete.returnParameters.count == 7, complete.returnParameters[0] == 0 {
+                localAddress = BluetoothAddress(wireBytes: Array(complete.returnParameters[1...]))
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: ACL, L2CAP, ATT
+
+    private func aclData(_ cursor: inout ByteCursor, direction: HCIDirection, packet: PacketInfo) throws(DecodeError) {
+        let header = try ACLDataHeader(parsing: &cursor)
+        let offset = cursor.offset
+        let fragment = cursor.readRemaining()
+        let result = reassembler.add(header, direction: direction, fragment: fragment, offset: offset)
+        for error in result.problems { reassemblyProblem(error, packet: packet) }
+        switch result.frame {
+        case .inFragment?:
+            var frame = ByteCursor(fragment, layer: .l2cap, baseOffset: offset)
+            try l2capFrame(&frame, handle: header.handle, direction: direction, packet: packet)
+        case .joined(let bytes)?:
+            // Offsets in a joined frame count from its first byte.
+            var frame = ByteCursor(bytes.span.bytes, layer: .l2cap)
+            do throws(DecodeError) {
+                try l2capFrame(&frame, handle: header.handle, direction: direction, packet: packet)
+            } catch {
+                throw DecodeError(error.code, layer: error.layer, offset: error.offset,
+                                  expected: "\(error.expected) (in the \(bytes.count)-byte L2CAP frame joined from fragments)")
+            }
+        case nil:
+            break
+        }
+    }
+
+    private func l2capFrame(_ cursor: inout ByteCursor, handle: UInt16, direction: HCIDirection, packet: PacketInfo) throws(DecodeError) {
+        let header = try L2CAPBasicHeader(parsing: &cursor)
+        guard header.channel == .attribute else { return }
+        let offset = cursor.offset
+        var att = ByteCursor(cursor.readRemaining(), layer: .att, baseOffset: offset)
+        let pdu = try ATTPDU(parsing: &att)
+        let entry = connections[handle] ?? open(
+            handle, peer: Self.unknownAddress, hostIsController: true, handshakeSeen: false, packet: packet)
+        let hostSent = direction == .hostToController
+        let hapDirection: HAPDirection = hostSent == entry.hostIsController ? .controllerToAccessory : .accessoryToController
+        entry.connection.process(pdu, direction: hapDirection, offset: offset, packet: packet)
+    }
+
+    // MARK: Connections
+
+    @discardableResult
+    private func open(
+        _ handle: UInt16, peer: BluetoothAddress, hostIsController: Bool, handshakeSeen: Bool, packet: PacketInfo
+    ) -> (connection: BLEConnection, hostIsController: Bool) {
+        if connections.count >= context.limits.ble.maximumConnections, let oldest = connectionOrder.first {
+            context.limitReached(.bleConnections, "more LE connections than the ble.connections limit: the oldest was closed", packet)
+            close(oldest, reason: .evicted, offset: 0, packet: packet)
+        }
+        connectionCount += 1
+        let local = PeerAddress.bluetooth(localAddress ?? Self.unknownAddress)
+        let remote = PeerAddress.bluetooth(peer)
+        let info = ConnectionInfo(
+            id: connectionCount, transport: .bluetoothLE(connectionHandle: handle),
+            controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
+        let connection = BLEConnection(info: info, handshakeSeen: handshakeSeen, packet: packet, context: context, onPDU: onPDU)
+        connections[handle] = (connection, hostIsController)
+        connectionOrder.append(handle)
+        context.emit(.connectionOpened(ConnectionOpenedEvent(
+            connection: info, deviceID: nil, handshakeSeen: handshakeSeen, recognisedBy: .leConnection)), packet)
+        return (connection, hostIsController)
+    }
+
+    private func close(_ handle: UInt16, reason: ConnectionCloseReason, offset: Int, packet: PacketInfo?) {
+        guard let entry = connections.removeValue(forKey: handle) else { return }
+        connectionOrder.removeAll { $0 == handle }
+        for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
+        entry.connection.close(reason: reason, offset: offset, packet: packet)
+    }
+
+    /// Closes every connection still open: the capture ended.
+    package func finish() {
+        for handle in connectionOrder { close(handle, reason: .captureEnded, offset: 0, packet: nil) }
+        for error in reassembler.finish(offset: 0) { reassemblyProblem(error, packet: nil) }
+    }
+
+    private func reassemblyProblem(_ error: DecodeError, packet: PacketInfo?) {
+        guard error.code == .limitExceeded else {
+            problem(packet.map { "packet \($0.number): \(error)" } ?? "\(error)", packet: packet)
+            return
+        }
+        let pending = reassembler.pendingFrameCount >= reassembler.limits.maximumPendingFrames
+        context.limitReached(pending ? .bleL2CAPPending : .bleL2CAPFrame, "\(error)", packet)
+    }
+
+    private func problem(_ message: String, packet: PacketInfo?) {
+        context.emit(.problem(CaptureProblem(.undecodableBLE, message)), packet)
+    }
+}
