@@ -39,8 +39,9 @@ package struct KeyLogSessions {
     }
 
     /// The unclaimed sessions that may be the one on the connection between `one` and `other`
-    /// (in either role): those `SESSION_ENDPOINTS` names for it first, then those it names for
-    /// nowhere. Only sessions whose keys are there without the pair-verify's public keys: a
+    /// (in either role): those `SESSION_ENDPOINTS` names for it, else those it names for nowhere
+    /// — a session the key log ties to this very connection is the one, and trying every other
+    /// one beside it would multiply the counter search by the key log's length. Only sessions whose keys are there without the pair-verify's public keys: a
     /// shared secret or control keys (an ephemeral secret needs the other side's public key).
     package func candidates(between one: PeerAddress, _ other: PeerAddress) -> [KeyLogSession] {
         let unclaimed = ids.filter { !claimed.contains($0) }
@@ -49,7 +50,7 @@ package struct KeyLogSessions {
             let logged: Set<PeerAddress> = [endpoints.controller, endpoints.accessory]
             return logged == [one, other]
         }
-        return (named + unclaimed.filter { endpoints[$0] == nil }).compactMap { id in
+        return (named.isEmpty ? unclaimed.filter { endpoints[$0] == nil } : named).compactMap { id in
             guard let secrets = SessionKeyResolver.resolve(keyLog: keyLog, controllerKey: id, accessoryKey: nil) else { return nil }
             return KeyLogSession(id: id, keys: secrets.session, source: secrets.source, endpoints: endpoints[id])
         }
