@@ -44,7 +44,7 @@ final class AttributeTracker {
 
     /// The key the accessory's database is kept under: its device id, else its address.
     /// HAP compares device IDs without regard to case.
-    func databaseKey(deviceID: String?) -> String { deviceID?.uppercased() ?? info.accessory.description }
+    private func databaseKey(deviceID: String?) -> String { deviceID?.uppercased() ?? info.accessory.description }
 
     // MARK: The accessory database
 
