@@ -8,8 +8,10 @@
 /// must chain through every byte held — and a guess is accepted only when a frame's tag
 /// verifies under a key and counter, so a wrong guess or key never decrypts anything. Each
 /// guess and key costs at most `counterLimit` tag checks on the shortest frame the guess
-/// shows; the bytes held are bounded (`maximumHeldByteCount` plus one piece), because by then
-/// every guess shows enough whole frames to be judged.
+/// shows, and the direction at most `checkBudget` in all, however many keys and guesses there
+/// are (a key log of many sessions against a connection none of them opens would otherwise cost
+/// keys × guesses × `counterLimit`); the bytes held are bounded (`maximumHeldByteCount` plus one
+/// piece), because by then every guess shows enough whole frames to be judged.
 ///
 /// Frames longer than HAP's 1024 bytes are not looked for: conforming senders never write
 /// them, and allowing the 65535 a length field can declare would make every offset a guess.
@@ -50,12 +52,17 @@ public struct HAPFrameJoiner: Sendable {
         /// Whether a search ran to the counter limit without an answer (a key may still be
         /// right for a session older than the limit covers).
         public let reachedCounterLimit: Bool
+        /// Whether the direction's check budget ran out before every guess and key had its
+        /// counters tried up to the limit.
+        public let reachedCheckBudget: Bool
 
-        public init(reason: Reason, boundariesTried: Int, countersTried: UInt64, reachedCounterLimit: Bool) {
+        public init(reason: Reason, boundariesTried: Int, countersTried: UInt64, reachedCounterLimit: Bool,
+                    reachedCheckBudget: Bool = false) {
             self.reason = reason
             self.boundariesTried = boundariesTried
             self.countersTried = countersTried
             self.reachedCounterLimit = reachedCounterLimit
+            self.reachedCheckBudget = reachedCheckBudget
         }
     }
 
@@ -70,6 +77,8 @@ public struct HAPFrameJoiner: Sendable {
 
     private var keys: [ChaCha20Poly1305.Key?]
     public let counterLimit: UInt64
+    /// The tag checks the direction may spend in all.
+    public let checkBudget: UInt64
     /// The whole frames a guess must show before its keys are tried (fewer at the end of the
     /// stream): each makes a chance chain of lengths about 64 times rarer.
     public let framesToJudge: Int
@@ -84,17 +93,21 @@ public struct HAPFrameJoiner: Sendable {
     private var boundariesTried = 0
     private var countersTried: UInt64 = 0
     private var reachedCounterLimit = false
+    private var reachedCheckBudget = false
     private var outcome: Progress = .needsMoreBytes
 
     /// - Parameters:
     ///   - keys: The keys that may seal the direction, tried in order.
     ///   - counterLimit: The most counters tried per key and boundary, from 0 up.
+    ///   - checkBudget: The most tag checks spent on the direction, over every key and boundary.
     ///   - framesToJudge: The whole frames a guess must show before keys are tried on it.
     ///   - trustsFirstByte: Whether the first byte is tried as a frame start on one frame: right
     ///     for a connection known to be HAP, where the capture most often began between writes.
-    public init(keys: [ChaCha20Poly1305.Key], counterLimit: UInt64, framesToJudge: Int = 2, trustsFirstByte: Bool = true) {
+    public init(keys: [ChaCha20Poly1305.Key], counterLimit: UInt64, checkBudget: UInt64 = .max, framesToJudge: Int = 2,
+                trustsFirstByte: Bool = true) {
         self.keys = keys
         self.counterLimit = counterLimit
+        self.checkBudget = checkBudget
         self.framesToJudge = max(framesToJudge, 1)
         self.trustsFirstByte = trustsFirstByte
         maximumHeldByteCount = (self.framesToJudge + 1) * Self.maximumSkip
@@ -141,15 +154,16 @@ public struct HAPFrameJoiner: Sendable {
                 judged[offset] = true
                 boundariesTried += 1
                 if let join = tryKeys(bytes, frames: frames, skipped: offset) { return join }
+                if reachedCheckBudget { break }
             }
             return nil
         }
         if let found {
             outcome = .joined(found)
-        } else if streamEnded || (held.count >= Self.maximumSkip && !judged.contains(false)) {
+        } else if streamEnded || reachedCheckBudget || (held.count >= Self.maximumSkip && !judged.contains(false)) {
             outcome = .failed(Failure(
                 reason: boundariesTried == 0 ? .noFrameBoundary : .noKeyOpens, boundariesTried: boundariesTried,
-                countersTried: countersTried, reachedCounterLimit: reachedCounterLimit))
+                countersTried: countersTried, reachedCounterLimit: reachedCounterLimit, reachedCheckBudget: reachedCheckBudget))
         }
         return outcome
     }
@@ -174,18 +188,21 @@ public struct HAPFrameJoiner: Sendable {
 
     /// Searches the counters of the shortest frame, each counter under every key before the
     /// next (so that the right key is found as soon as its counter, whatever its place in the
-    /// list), and confirms a hit on the first frame.
+    /// list), and confirms a hit on the first frame. The counters searched are as many as the
+    /// check budget left affords for every key, up to the counter limit.
     private mutating func tryKeys(_ bytes: UnsafeRawBufferPointer, frames: [(start: Int, count: Int)], skipped: Int) -> Join? {
         let probeIndex = frames.indices.min { frames[$0].count < frames[$1].count }!
         let probe = Self.frame(bytes, frames[probeIndex])
         let first = Self.frame(bytes, frames[0])
         let candidates = keys.indices.filter { keys[$0] != nil }
         guard !candidates.isEmpty else { return nil }
-        for counter in 0..<counterLimit {
+        let keyCount = UInt64(candidates.count)
+        let affordable = min(counterLimit, (checkBudget - countersTried) / keyCount)
+        for counter in 0..<affordable {
             for keyIndex in candidates {
                 let key = keys[keyIndex]!
                 guard Self.authenticates(probe, key: key, counter: counter) else { continue }
-                countersTried += (counter + 1) * UInt64(candidates.count)
+                countersTried += (counter + 1) * keyCount
                 let firstCounter = counter &- UInt64(probeIndex)
                 guard counter >= UInt64(probeIndex), probeIndex == 0 || Self.authenticates(first, key: key, counter: firstCounter) else {
                     // The key seals this frame, but the frames before it are not frames: the guess is wrong.
@@ -194,8 +211,12 @@ public struct HAPFrameJoiner: Sendable {
                 return Join(keyIndex: keyIndex, skippedByteCount: skipped, firstCounter: firstCounter, countersTried: countersTried)
             }
         }
-        countersTried += counterLimit * UInt64(candidates.count)
-        reachedCounterLimit = true
+        countersTried += affordable * keyCount
+        if affordable < counterLimit {
+            reachedCheckBudget = true
+        } else {
+            reachedCounterLimit = true
+        }
         return nil
     }
 

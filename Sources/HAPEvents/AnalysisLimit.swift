@@ -72,6 +72,8 @@ public struct AnalysisLimit: Sendable {
                       read: { $0.maximumFrameLength }, write: { $0.maximumFrameLength = $1 }),
         AnalysisLimit(.frameCounterSearch, .count, "nonce counters tried per key when joining a session the capture began inside", minimum: 1,
                       read: { $0.maximumCounterSearch }, write: { $0.maximumCounterSearch = $1 }),
+        AnalysisLimit(.frameJoinChecks, .count, "tag checks spent in all on one direction of a session the capture began inside", minimum: 1,
+                      read: { $0.maximumJoinChecks }, write: { $0.maximumJoinChecks = $1 }),
         AnalysisLimit(.httpPendingRequests, .count, "requests of one connection waiting for responses", minimum: 1,
                       read: { $0.maximumPendingRequests }, write: { $0.maximumPendingRequests = $1 }),
         AnalysisLimit(.mdnsInstances, .count, "mDNS service instances and accessory endpoints remembered", minimum: 1,

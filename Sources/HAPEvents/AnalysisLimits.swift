@@ -7,6 +7,7 @@ import WireParsing
 extension LimitName {
     public static let frameLength = LimitName("frame.length")
     public static let frameCounterSearch = LimitName("frame.counter-search")
+    public static let frameJoinChecks = LimitName("frame.join-checks")
     public static let httpPendingRequests = LimitName("http.pending-requests")
     public static let mdnsInstances = LimitName("mdns.instances")
     public static let coapSessions = LimitName("coap.sessions")
@@ -29,6 +30,10 @@ public struct AnalysisLimits: Sendable {
     /// Nonce counters tried per key-log key when joining a session already encrypted when the
     /// capture started: 2^20 covers a session that sent a frame a second for twelve days.
     public var maximumCounterSearch = 1 << 20
+    /// Tag checks spent on one direction of such a session in all, over every key-log key and
+    /// guessed frame boundary: 2^22 is four whole searches, and keeps a key log of many sessions
+    /// from costing keys × guesses × `maximumCounterSearch` on a connection none of them opens.
+    public var maximumJoinChecks = 1 << 22
     /// Requests of one connection waiting for their responses; beyond it the oldest is forgotten
     /// (its response then cannot be matched).
     public var maximumPendingRequests = 1024

@@ -52,8 +52,9 @@ public struct SessionJoinEvent: Sendable, Hashable {
         /// No offset in the first bytes starts a chain of plausible frame lengths.
         case noFrameBoundary
         /// No candidate key verifies a frame at any plausible boundary, with every counter from
-        /// 0 up to the `frame.counter-search` limit tried per key (`reachedCounterLimit`).
-        case noKeyOpens(keysTried: Int, countersTried: UInt64, reachedCounterLimit: Bool)
+        /// 0 up to the `frame.counter-search` limit tried per key (`reachedCounterLimit`), or as
+        /// many as the `frame.join-checks` limit afforded (`reachedCheckBudget`).
+        case noKeyOpens(keysTried: Int, countersTried: UInt64, reachedCounterLimit: Bool, reachedCheckBudget: Bool)
         /// The direction carried no bytes.
         case nothingCaptured
     }

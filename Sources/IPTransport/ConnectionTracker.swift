@@ -105,6 +105,11 @@ final class ConnectionTracker: TCPStreamDelegate {
         case .notHAP:
             trials.removeValue(forKey: connection.id)
             ignored.insert(connection.id)
+            if trial.reachedCheckBudget, let first = trial.held.first {
+                context.limitReached(.frameJoinChecks,
+                    "TCP connection \(connection.id): the frame.join-checks limit (\(context.limits.maximumJoinChecks) tag checks) ran out before every key-log session was tried on it, so it may be HAP; SESSION_ENDPOINTS in the key log, or a larger limit, decides",
+                    first.packet)
+            }
             context.release(hold)
         case .hap(let controllerSends, let session):
             trials.removeValue(forKey: connection.id)
@@ -123,7 +128,8 @@ final class ConnectionTracker: TCPStreamDelegate {
             let candidates = context.keyLogSessions.candidates(
                 between: .ip(connection.source(of: direction)), .ip(connection.source(of: direction.reversed)))
             if !connection.handshakeSeen, !candidates.isEmpty, !ConnectionRecognition.startsWithHTTP(bytes) {
-                trials[connection.id] = SessionKeyTrial(sessions: candidates, counterLimit: context.limits.maximumCounterSearch)
+                trials[connection.id] = SessionKeyTrial(sessions: candidates, counterLimit: context.limits.maximumCounterSearch,
+                                                          checkBudget: context.limits.maximumJoinChecks)
             } else {
                 ignored.insert(connection.id)
             }

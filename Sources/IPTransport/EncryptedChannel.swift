@@ -56,12 +56,13 @@ final class EncryptedChannel {
     }
 
     /// A session already encrypted when the capture started, whose frames are looked for with
-    /// `keys` (each tried with counters up to `counterLimit`).
-    static func joining(_ direction: HAPDirection, keys: [ChaCha20Poly1305.Key], counterLimit: Int, maximumFrameLength: Int) -> EncryptedChannel {
+    /// `keys` (each tried with counters up to `counterLimit`, `checkBudget` tag checks in all).
+    static func joining(_ direction: HAPDirection, keys: [ChaCha20Poly1305.Key], counterLimit: Int, checkBudget: Int,
+                        maximumFrameLength: Int) -> EncryptedChannel {
         let channel = EncryptedChannel(direction, key: nil, maximumFrameLength: maximumFrameLength)
         channel.scanner = nil
         channel.joinKeys = keys
-        channel.joiner = HAPFrameJoiner(keys: keys, counterLimit: UInt64(max(counterLimit, 1)))
+        channel.joiner = HAPFrameJoiner(keys: keys, counterLimit: UInt64(max(counterLimit, 1)), checkBudget: UInt64(max(checkBudget, 1)))
         return channel
     }
 

@@ -95,7 +95,8 @@ final class HAPConnection {
                 markNotJoined(side.direction, .noKeyForDirection, packet: packet)
             } else {
                 side.frames = .joining(side.direction, keys: owned.map { candidates[$0].keys[side.direction]! },
-                                       counterLimit: context.limits.maximumCounterSearch, maximumFrameLength: context.limits.maximumFrameLength)
+                                       counterLimit: context.limits.maximumCounterSearch, checkBudget: context.limits.maximumJoinChecks,
+                                       maximumFrameLength: context.limits.maximumFrameLength)
             }
         }
     }
@@ -297,11 +298,17 @@ final class HAPConnection {
         case .noFrameBoundary: .noFrameBoundary
         case .noKeyOpens:
             .noKeyOpens(keysTried: joining.matched == nil ? joining.keyOwners[direction]?.count ?? 0 : 1,
-                        countersTried: failure.countersTried, reachedCounterLimit: failure.reachedCounterLimit)
+                        countersTried: failure.countersTried, reachedCounterLimit: failure.reachedCounterLimit,
+                        reachedCheckBudget: failure.reachedCheckBudget)
         }
         if failure.reachedCounterLimit {
             context.limitReached(.frameCounterSearch,
                 "\(info) \(direction): no key-log key verified a frame with counters below the frame.counter-search limit (\(context.limits.maximumCounterSearch)); an older session needs a larger one",
+                packet)
+        }
+        if failure.reachedCheckBudget {
+            context.limitReached(.frameJoinChecks,
+                "\(info) \(direction): the frame.join-checks limit (\(context.limits.maximumJoinChecks) tag checks) ran out before every key-log key had its counters tried; SESSION_ENDPOINTS in the key log, or a larger limit, narrows or widens the search",
                 packet)
         }
         markNotJoined(direction, reason, packet: packet)

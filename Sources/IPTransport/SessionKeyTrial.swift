@@ -38,10 +38,12 @@ final class SessionKeyTrial {
     private(set) var held: [HeldChunk] = []
     private var heldByteCount = 0
     private let counterLimit: UInt64
+    private let checkBudget: UInt64
 
-    init(sessions: [KeyLogSession], counterLimit: Int) {
+    init(sessions: [KeyLogSession], counterLimit: Int, checkBudget: Int) {
         self.sessions = sessions
         self.counterLimit = UInt64(max(counterLimit, 1))
+        self.checkBudget = UInt64(max(checkBudget, 1))
         keyOwners = sessions.indices.flatMap { index in
             HAPDirection.allCases.filter { sessions[index].keys[$0] != nil }.map { (index, $0) }
         }
@@ -53,7 +55,7 @@ final class SessionKeyTrial {
         guard !failed.contains(chunk.direction) else { return heldByteCount > Self.maximumHeldBytes ? .notHAP : .undecided }
         var joiner = joiners[chunk.direction] ?? HAPFrameJoiner(
             keys: keyOwners.map { sessions[$0.session].keys[$0.direction]! }, counterLimit: counterLimit,
-            framesToJudge: 3, trustsFirstByte: false)
+            checkBudget: checkBudget, framesToJudge: 3, trustsFirstByte: false)
         let progress = chunk.bytes.withUnsafeBytes { joiner.append($0) }
         joiners[chunk.direction] = joiner
         return verdict(progress, chunk.direction)
@@ -67,6 +69,10 @@ final class SessionKeyTrial {
         return .notHAP
     }
 
+    /// Whether a direction's search ended on the `frame.join-checks` budget rather than on an
+    /// answer: the connection was not judged, only given up on.
+    private(set) var reachedCheckBudget = false
+
     private func verdict(_ progress: HAPFrameJoiner.Progress, _ direction: TCPDirection) -> Verdict {
         switch progress {
         case .needsMoreBytes:
@@ -75,7 +81,8 @@ final class SessionKeyTrial {
             let owner = keyOwners[join.keyIndex]
             return .hap(controllerSends: owner.direction == .controllerToAccessory ? direction : direction.reversed,
                         session: sessions[owner.session].id)
-        case .failed:
+        case .failed(let failure):
+            reachedCheckBudget = reachedCheckBudget || failure.reachedCheckBudget
             failed.insert(direction)
             return failed.count == 2 || heldByteCount > Self.maximumHeldBytes ? .notHAP : .undecided
         }

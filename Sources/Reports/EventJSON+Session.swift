@@ -33,10 +33,11 @@ extension EventJSON {
         case .notJoined(let reason):
             writer.member("joined", false)
             writer.member("reason", reason.wording)
-            if case .noKeyOpens(let keys, let counters, let reachedLimit) = reason {
+            if case .noKeyOpens(let keys, let counters, let reachedLimit, let reachedBudget) = reason {
                 writer.member("keysTried", keys)
                 writer.member("countersTried", Int(clamping: counters))
                 writer.member("reachedCounterLimit", reachedLimit)
+                writer.member("reachedJoinChecks", reachedBudget)
             }
         }
         writer.member("summary", event.wording)

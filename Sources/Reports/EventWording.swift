@@ -69,9 +69,10 @@ extension SessionJoinEvent.NotJoined {
             "the key log holds no key for this direction of the session"
         case .noFrameBoundary:
             "no offset in the first bytes starts a chain of plausible frame lengths (1 to 1024 bytes)"
-        case .noKeyOpens(let keys, let counters, let reachedLimit):
+        case .noKeyOpens(let keys, let counters, let reachedLimit, let reachedBudget):
             "none of \(keys == 1 ? "the key" : "\(keys) keys") tried verifies a frame (\(EventText.plural(Int(clamping: counters), "counter")) tried"
-                + (reachedLimit ? "; a session older than the frame.counter-search limit covers needs a larger one)" : ")")
+                + (reachedLimit ? "; a session older than the frame.counter-search limit covers needs a larger one" : "")
+                + (reachedBudget ? "; the frame.join-checks limit stopped the search" : "") + ")"
         case .nothingCaptured:
             "the direction carried no bytes in the capture"
         }

@@ -105,7 +105,7 @@ import TestSupport
         let joins = joins(recorded)["10.77.0.1:49202"] ?? [:]
         #expect(joins.count == 2)
         for outcome in joins.values {
-            guard case .notJoined(.noKeyOpens(_, _, let reachedLimit)) = outcome else {
+            guard case .notJoined(.noKeyOpens(_, _, let reachedLimit, _)) = outcome else {
                 Issue.record("expected no key to open the direction, got \(outcome)")
                 continue
             }
@@ -115,5 +115,34 @@ import TestSupport
             if case .problem(let problem) = kind { problem.limit } else { nil }
         }
         #expect(limits == [.frameCounterSearch], "the limit is reported once")
+    }
+
+    @Test func theJoinBudgetEndsTheSearchOfADirectionAndIsReportedByItsName() throws {
+        let recorded = try RecordedAnalysis("mid-session", keyLogFilter: { $0.hasPrefix("SESSION_ENDPOINTS") || $0.hasPrefix("CONTROL_") },
+                                            corruptKeys: true, configure: { $0.limits.maximumJoinChecks = 1000 })
+        let joins = joins(recorded)["10.77.0.1:49202"] ?? [:]
+        #expect(joins.count == 2)
+        for outcome in joins.values {
+            guard case .notJoined(.noKeyOpens(_, let counters, let reachedLimit, let reachedBudget)) = outcome else {
+                Issue.record("expected no key to open the direction, got \(outcome)")
+                continue
+            }
+            #expect(reachedBudget && !reachedLimit)
+            #expect(counters <= 1000)
+        }
+        let limits = recorded.events { kind -> LimitName? in
+            if case .problem(let problem) = kind { problem.limit } else { nil }
+        }
+        #expect(limits == [.frameJoinChecks], "the limit is reported once")
+    }
+
+    @Test func aKeyTrialCutByTheJoinBudgetIsReportedSinceTheConnectionMayBeHAP() throws {
+        let recorded = try RecordedAnalysis("mid-session", keyLogFilter: { $0.hasPrefix("CONTROL_") },
+                                            corruptKeys: true, configure: { $0.limits.maximumJoinChecks = 1000 })
+        #expect(joins(recorded).isEmpty, "a connection no key opens is not taken for HAP")
+        let limits = recorded.events { kind -> LimitName? in
+            if case .problem(let problem) = kind { problem.limit } else { nil }
+        }
+        #expect(limits == [.frameJoinChecks])
     }
 }

@@ -93,6 +93,26 @@ import TestSupport
         #expect(failure.reachedCounterLimit)
     }
 
+    @Test func theCheckBudgetBoundsADirectionHoweverManyKeysThereAre() throws {
+        let bytes = try stream(frameLengths: [64, 64, 64], firstCounter: 0, key: key)
+        // Ten wrong keys at 500 counters each would cost 5,000 checks per guess; the budget is 1,200.
+        var joiner = HAPFrameJoiner(keys: Array(repeating: otherKey, count: 10), counterLimit: 500, checkBudget: 1200)
+        guard case .failed(let failure) = feed(&joiner, [bytes]) else { Issue.record("expected the budget to end the search"); return }
+        #expect(failure.reason == .noKeyOpens)
+        #expect(failure.reachedCheckBudget)
+        #expect(!failure.reachedCounterLimit)
+        #expect(failure.countersTried <= 1200)
+        #expect(failure.boundariesTried == 1, "no guess is tried once the budget is spent")
+    }
+
+    @Test func aKeyWithinTheBudgetStillJoins() throws {
+        let bytes = try stream(frameLengths: [64, 64], firstCounter: 90, key: key)
+        var joiner = HAPFrameJoiner(keys: [otherKey, key], counterLimit: 1 << 20, checkBudget: 200)
+        guard case .joined(let join) = feed(&joiner, [bytes]) else { Issue.record("not joined"); return }
+        #expect(join.keyIndex == 1)
+        #expect(join.firstCounter == 90)
+    }
+
     @Test func bytesThatCannotBeFramesFailWithoutTryingAKey() {
         // Every length field read anywhere is 0xFFFF: no offset starts a plausible frame.
         var joiner = HAPFrameJoiner(keys: [key], counterLimit: 1 << 20)

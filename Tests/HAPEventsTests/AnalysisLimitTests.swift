@@ -16,7 +16,7 @@ struct AnalysisLimitTests {
             .tcpConnections, .tcpBufferedBytesPerDirection, .tcpBufferedBytes, .tcpOutOfOrderSegments, .tcpIdleTimeout,
             .tcpClosedRetention, .httpStartLine, .httpHeaderBlock, .httpHeaders, .httpBody, .httpChunk, .httpChunkLine,
             .jsonDocument, .jsonDepth, .jsonValues, .jsonString, .jsonNumber, .ipFragmentDatagrams, .ipFragmentBytes,
-            .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .httpPendingRequests, .mdnsInstances,
+            .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .frameJoinChecks, .httpPendingRequests, .mdnsInstances,
             .coapSessions, .coapCounterSearch, .coapBlockwiseBody, .coapPendingRequests,
             .bleConnections, .bleL2CAPFrame, .bleL2CAPPending, .bleGATTValue, .bleAttributes, .blePDUBody,
         ]
