@@ -73,8 +73,7 @@ public struct KeyLog: Sendable {
     }
 
     public mutating func add(parsing text: String, source: String) throws(Problem) {
-        // `isNewline` also matches "\r\n", which Swift treats as one Character.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let lines = Self.lines(of: text)
         for (index, line) in lines.enumerated() {
             let isUnterminatedLastLine = index == lines.count - 1 && !line.isEmpty
             do {
@@ -88,6 +87,28 @@ public struct KeyLog: Sendable {
         }
     }
 
+    /// The lines of `text`, ended by LF, CR LF or CR, read as bytes: a key log is ASCII, and
+    /// splitting by Character would cost a grapheme-breaking step per byte.
+    private static func lines(of text: String) -> [Substring] {
+        let utf8 = text.utf8
+        var lines: [Substring] = []
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
+                index = utf8.index(after: index)
+                continue
+            }
+            lines.append(Substring(utf8[start..<index]))
+            index = utf8.index(after: index)
+            if byte == UInt8(ascii: "\r"), index != utf8.endIndex, utf8[index] == UInt8(ascii: "\n") { index = utf8.index(after: index) }
+            start = index
+        }
+        lines.append(Substring(utf8[start...]))
+        return lines
+    }
+
     /// Why a line was refused, and whether what it lacks could be what a writer had not written
     /// yet: a field missing, or a hex field shorter than its length.
     private struct LineFailure: Error {
@@ -98,7 +119,7 @@ public struct KeyLog: Sendable {
     }
 
     private mutating func add(line: Substring, source: String, lineNumber: Int) throws(LineFailure) {
-        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let fields = line.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }).map(Substring.init)
         guard let first = fields.first, !first.hasPrefix("#") else { return }
         func failure(_ message: String, truncation: Bool = false) -> LineFailure {
             LineFailure(problem: Problem(severity: .error, source: source, line: lineNumber, message: message), isTruncation: truncation)

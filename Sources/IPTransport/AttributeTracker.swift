@@ -18,8 +18,9 @@ final class AttributeTracker {
     /// and its answer changes only when a database is stored or the device ID is learned.
     private var found: FoundDatabase?
 
-    /// What a lookup found, kept as one reference so that reusing it copies no database.
-    private final class FoundDatabase {
+    /// What a lookup found, kept as one reference so that reusing it, and handing it to each
+    /// characteristic of a message, copies no database.
+    final class FoundDatabase {
         let deviceID: String?
         let generation: Int
         let input: String?
@@ -99,7 +100,7 @@ final class AttributeTracker {
     func readResponse(_ message: HTTPMessage, for request: PendingRequest, deviceID: String?, packet: PacketInfo) {
         guard let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self, kind: .readResponse, request: request)
         else { return }
-        let database = database(deviceID: deviceID, packet: packet)
+        let database = typingDatabase(deviceID: deviceID, packet: packet)
         for entry in response.entries {
             activity(.read, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
         }
@@ -110,7 +111,7 @@ final class AttributeTracker {
     /// names); a body that is not HAP JSON is reported here.
     func event(_ message: HTTPMessage, parsed: Result<CharacteristicEvent, DecodeError>?, deviceID: String?, packet: PacketInfo) {
         guard let event = report(parsed, of: message, packet: packet, kind: .event) else { return }
-        let database = database(deviceID: deviceID, packet: packet)
+        let database = typingDatabase(deviceID: deviceID, packet: packet)
         for entry in event.entries {
             activity(.event, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
         }
@@ -126,7 +127,7 @@ final class AttributeTracker {
             for entry in response.entries { statuses[entry.id] = entry.status }
         }
         let failedWhole = ![HTTPStatus.noContent, .multiStatus, .ok].contains(message.status)
-        let database = database(deviceID: deviceID, packet: packet)
+        let database = typingDatabase(deviceID: deviceID, packet: packet)
         for entry in writes.entries {
             let status = failedWhole ? HAPStatus.unableToCommunicate : statuses[entry.id]
             if entry.value != nil {
@@ -141,7 +142,7 @@ final class AttributeTracker {
 
     /// The writes of a request the accessory never answered, when the connection ended.
     func unansweredWrites(_ request: PendingRequest, deviceID: String?, packet: PacketInfo) {
-        let database = database(deviceID: deviceID, packet: packet)
+        let database = typingDatabase(deviceID: deviceID, packet: packet)
         for entry in request.writes?.entries ?? [] where entry.value != nil {
             activity(.write, entry.id, value: entry.value, status: nil, deviceID: deviceID, packet: packet, database: database,
                      request: request, answered: false)
@@ -150,9 +151,9 @@ final class AttributeTracker {
 
     private func activity(
         _ kind: CharacteristicActivity.Kind, _ id: CharacteristicID, value: JSONValue?, status: HAPStatus?, deviceID: String?,
-        packet: PacketInfo, database: AccessoryDatabase?, request: PendingRequest? = nil, answered: Bool = true
+        packet: PacketInfo, database: FoundDatabase, request: PendingRequest? = nil, answered: Bool = true
     ) {
-        let characteristic = database?.characteristic(id)
+        let characteristic = database.database?.characteristic(id)
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
         let (shown, structure) = CharacteristicValueStructure.read(
             interpreted, type: characteristic?.type, kind: kind, revealSecrets: context.configuration.revealsSessionKeys)
@@ -172,16 +173,14 @@ final class AttributeTracker {
     /// The accessory database this connection's characteristics are typed against; one this
     /// connection's input did not read (an earlier file's, or one supplied) is announced once,
     /// with where it came from.
-    func database(deviceID: String?, packet: PacketInfo) -> AccessoryDatabase? {
+    func typingDatabase(deviceID: String?, packet: PacketInfo) -> FoundDatabase {
         let found = lookUp(deviceID: deviceID)
-        guard let database = found.database else { return nil }
-        let source = found.source
-        if source != .response, !announcedBorrowedDatabase {
+        if found.source != .response, !announcedBorrowedDatabase, let database = found.database {
             announcedBorrowedDatabase = true
             context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
-                connection: info, deviceID: deviceID, database: database, error: nil, diff: nil, bodyByteCount: 0, source: source)), packet)
+                connection: info, deviceID: deviceID, database: database, error: nil, diff: nil, bodyByteCount: 0, source: found.source)), packet)
         }
-        return database
+        return found
     }
 
     /// The connection's database when it has characteristics whose values carry key material.

@@ -91,7 +91,8 @@ enum CharacteristicBodySecrets {
             accessory.services.contains { service in
                 service.characteristics.contains { characteristic in
                     guard let short = characteristic.type.appleShortValue else { return false }
-                    return [true, false].contains { TLV8ValueSchema.characteristic(shortType: short, written: $0)?.holdsSecrets == true }
+                    return TLV8ValueSchema.characteristic(shortType: short, written: true)?.holdsSecrets == true
+                        || TLV8ValueSchema.characteristic(shortType: short, written: false)?.holdsSecrets == true
                 }
             }
         }

@@ -370,6 +370,8 @@ final class HAPConnection {
         let first = channel.packet(at: message.startOffset) ?? packet
         let last = channel.packet(at: max(message.endOffset - 1, message.startOffset)) ?? packet
         let answered = message.kind == .response ? requests.answer() : nil
+        // Read once: the secrets check and the request's bookkeeping both need it.
+        let target = message.kind == .request ? message.hapRequestTarget : nil
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
         // A direction that could not be decrypted at all yields no messages to pair.
         let timed = lostData.isEmpty
@@ -384,11 +386,11 @@ final class HAPConnection {
             request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
             notificationProblems: notificationProblems,
-            bodyWithoutSecrets: bodyWithoutSecrets(message, answering: answered, databaseRead: databaseRead))), last)
+            bodyWithoutSecrets: bodyWithoutSecrets(message, target: target, answering: answered, databaseRead: databaseRead))), last)
 
         switch message.kind {
         case .request:
-            handleRequest(message, packet: last)
+            handleRequest(message, target: target, packet: last)
         case .response:
             if let answered { handleResponse(message, to: answered, databaseRead: databaseRead, packet: last) }
         case .event:
@@ -399,13 +401,13 @@ final class HAPConnection {
     /// A `/characteristics` body whose TLV8 values carry key material, as reports may show it
     /// (nil when it holds none, or when the user asked for secrets).
     private func bodyWithoutSecrets(
-        _ message: HTTPMessage, answering request: PendingRequest?, databaseRead: AttributeTracker.DatabaseRead?
+        _ message: HTTPMessage, target: HAPRequestTarget?, answering request: PendingRequest?, databaseRead: AttributeTracker.DatabaseRead?
     ) -> HTTPMessageEvent.BodyWithoutSecrets? {
         guard !context.configuration.revealsSessionKeys else { return nil }
         let written: Bool
         switch message.kind {
         case .request:
-            guard message.requestLine?.method.description == "PUT", message.hapRequestTarget?.endpoint == .characteristics else { return nil }
+            guard target?.endpoint == .characteristics, message.requestLine?.method.description == "PUT" else { return nil }
             written = true
         case .response where request?.endpoint == .accessories:
             return CharacteristicBodySecrets.withoutSecrets(accessories: message, known: databaseRead?.database, limits: context.limits.json)
@@ -420,10 +422,9 @@ final class HAPConnection {
             written: written, limits: context.limits.json)
     }
 
-    private func handleRequest(_ message: HTTPMessage, packet: PacketInfo) {
+    private func handleRequest(_ message: HTTPMessage, target: HAPRequestTarget?, packet: PacketInfo) {
         guard let line = message.requestLine else { return }
-        let target = message.hapRequestTarget
-        var request = PendingRequest(method: line.method.description, target: line.target, endpoint: target?.endpoint, packet: packet)
+        let request = PendingRequest(method: line.method.description, target: line.target, endpoint: target?.endpoint, packet: packet)
         switch target?.endpoint {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: target?.endpoint, direction: .controllerToAccessory, packet: packet)
@@ -469,8 +470,8 @@ final class HAPConnection {
         _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, requestsKnown: Bool
     ) -> [NotificationProblem] {
         let ids = (try? parsed?.get())?.entries.map(\.id) ?? []
-        let database = attributes.database(deviceID: deviceID, packet: packet)
-        return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database?.characteristic($0)?.type }
+        let database = attributes.typingDatabase(deviceID: deviceID, packet: packet)
+        return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.database?.characteristic($0)?.type }
     }
 
     private func pairingMessage(_ message: HTTPMessage, endpoint: HAPRequestTarget.Endpoint?, direction: HAPDirection, packet: PacketInfo) {

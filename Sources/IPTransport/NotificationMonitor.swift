@@ -22,6 +22,22 @@ struct NotificationMonitor {
         var recent: [Timestamp] = []
         /// Whether the latest EVENT was part of a burst already reported.
         var inBurst = false
+
+        /// Records an EVENT at `time`; the burst's length when it is the third inside the
+        /// coalescing delay and the burst begins with it.
+        mutating func note(_ time: Timestamp) -> Double? {
+            let window = NotificationProblem.eventsInABurst - 1
+            var burst: Double?
+            if recent.count == window, let first = recent.first, time - first < NotificationProblem.coalescingSeconds {
+                if !inBurst { burst = time - first }
+                inBurst = true
+            } else {
+                inBurst = false
+            }
+            recent.append(time)
+            if recent.count > window { recent.removeFirst() }
+            return burst
+        }
     }
 
     private var notified: [CharacteristicID: Notified] = [:]
@@ -68,18 +84,11 @@ struct NotificationMonitor {
     /// Records an EVENT of `id`; a burst when it is the third inside the coalescing delay, reported
     /// when the burst begins.
     private mutating func noteEvent(_ id: CharacteristicID, at time: Timestamp) -> NotificationProblem? {
-        guard var state = notified[id] ?? (notified.count < Self.maximumTrackedCharacteristics ? Notified() : nil) else { return nil }
-        defer { notified[id] = state }
-        let window = NotificationProblem.eventsInABurst - 1
-        var problem: NotificationProblem?
-        if state.recent.count == window, let first = state.recent.first, time - first < NotificationProblem.coalescingSeconds {
-            if !state.inBurst { problem = .burst(id, seconds: time - first) }
-            state.inBurst = true
-        } else {
-            state.inBurst = false
+        if notified[id] == nil {
+            guard notified.count < Self.maximumTrackedCharacteristics else { return nil }
+            notified[id] = Notified()
         }
-        state.recent.append(time)
-        if state.recent.count > window { state.recent.removeFirst() }
-        return problem
+        // Changed in place: a copy taken out and stored back would copy its array each time.
+        return notified[id]!.note(time).map { .burst(id, seconds: $0) }
     }
 }

@@ -2,8 +2,10 @@ import HAPJSON
 import HTTP1
 import Packets
 
-/// A request waiting for its response (HAP answers requests in order).
-struct PendingRequest {
+/// A request waiting for its response (HAP answers requests in order). A reference, because
+/// each message hands it on several times (its response, the notification checks, the events)
+/// and a copy of its strings and decoded body would cost retains at every step.
+final class PendingRequest {
     let method: String
     let target: String
     let endpoint: HAPRequestTarget.Endpoint?
@@ -11,6 +13,13 @@ struct PendingRequest {
     var writes: CharacteristicWriteRequest?
     var readQuery: HAPCharacteristicQuery?
     var timedWrite = false
+
+    init(method: String, target: String, endpoint: HAPRequestTarget.Endpoint?, packet: PacketInfo) {
+        self.method = method
+        self.target = target
+        self.endpoint = endpoint
+        self.packet = packet
+    }
 }
 
 /// The requests of one connection still waiting for their responses, and the timed write
@@ -31,7 +40,6 @@ struct RequestLedger {
 
     /// Records a request; returns false when the oldest waiting one had to be forgotten for it.
     mutating func add(_ request: PendingRequest) -> Bool {
-        var request = request
         if let writes = request.writes, let pid = writes.pid, let prepared = preparedWrite, prepared.pid == pid,
            request.packet.timestamp <= prepared.expires {
             request.timedWrite = true

@@ -39,14 +39,14 @@ struct AttributeTrackerTests {
 
     private func write(_ json: String, packet: Int = 1, timed: Bool = false) throws -> PendingRequest {
         let message = try parsedMessage(HTTPText.request("PUT", "/characteristics", body: Array(json.utf8), contentType: "application/hap+json"))
-        var request = PendingRequest(method: "PUT", target: "/characteristics", endpoint: .characteristics, packet: .numbered(packet))
+        let request = PendingRequest(method: "PUT", target: "/characteristics", endpoint: .characteristics, packet: .numbered(packet))
         request.writes = tracker.decodeBody(message, packet: .numbered(packet), as: CharacteristicWriteRequest.self, kind: .writeRequest)
         request.timedWrite = timed
         return request
     }
 
     /// The `GET /characteristics` the reads answer.
-    private static let read = PendingRequest(method: "GET", target: "/characteristics?id=1.10", endpoint: .characteristics, packet: .numbered(1))
+    private static var read: PendingRequest { PendingRequest(method: "GET", target: "/characteristics?id=1.10", endpoint: .characteristics, packet: .numbered(1)) }
 
     private func knowTheDatabase(deviceID: String? = Self.deviceID) throws {
         tracker.readAndReport(try response(Self.database()), deviceID: deviceID, packet: .numbered(1))

@@ -41,7 +41,7 @@ struct CharacteristicStructureTests {
     private func write(_ value: [UInt8], on tracker: AttributeTracker) throws {
         let json = #"{"characteristics":[{"aid":2,"iid":17,"value":"\#(Base64.encode(value))"}]}"#
         let message = try parsedMessage(HTTPText.request("PUT", "/characteristics", body: Array(json.utf8), contentType: "application/hap+json"))
-        var request = PendingRequest(method: "PUT", target: "/characteristics", endpoint: .characteristics, packet: .numbered(2))
+        let request = PendingRequest(method: "PUT", target: "/characteristics", endpoint: .characteristics, packet: .numbered(2))
         request.writes = tracker.decodeBody(message, packet: .numbered(2), as: CharacteristicWriteRequest.self, kind: .writeRequest)
         tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, deviceID: Self.deviceID, packet: .numbered(3))
     }

@@ -9,7 +9,7 @@ import WireParsing
 @Suite("Matching responses to requests")
 struct RequestLedgerTests {
     private func request(_ target: String, packet number: Int, at time: Timestamp? = nil, writes: String? = nil) throws -> PendingRequest {
-        var request = PendingRequest(
+        let request = PendingRequest(
             method: writes == nil ? "GET" : "PUT", target: target, endpoint: HAPRequestTarget(target).endpoint,
             packet: .numbered(number, at: time))
         if let writes {
