@@ -171,7 +171,7 @@ let package = Package(
         // libFuzzer targets over every parser of untrusted input. Built with
         // `--sanitize=fuzzer -Xswiftc -DFUZZING` they are fuzzers; in a normal build each is a
         // replay executable that runs its harness over the files named on its command line.
-        .target(name: "FuzzSupport", swiftSettings: swiftSettings),
+        .target(name: "FuzzSupport", dependencies: ["WireParsing"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "FuzzTLV8", dependencies: ["FuzzSupport", "TLV8", "WireParsing"], swiftSettings: swiftSettings),
         .executableTarget(

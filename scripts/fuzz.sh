@@ -66,11 +66,16 @@ else
     targets=("$target")
 fi
 
+# The recorded captures of every transport (IP, Bluetooth LE in pcap and btsnoop, CoAP) and the
+# key logs that open their sessions.
+CAPTURES=(captures/*.pcap captures/*.pcapng captures/ble/*.pcap captures/ble/*.btsnoop captures/coap/*.pcap)
+KEYLOGS=(captures/*.keylog captures/ble/*.keylog captures/coap/*.keylog)
+
 # The seeds are cut from the recorded captures by FuzzSeeds, again whenever a capture changes.
 seeds=.build/fuzz-corpus/seeds
 make_seeds() {
     local stamp=$seeds/.stamp
-    if [[ -f $stamp ]] && [[ -z $(find captures -newer "$stamp" -name '*.pcap*' -print -quit) ]]; then
+    if [[ -f $stamp ]] && [[ -z $(find captures -newer "$stamp" \( -name '*.pcap*' -o -name '*.btsnoop' -o -name '*.keylog' \) -print -quit) ]]; then
         return
     fi
     echo "fuzz: cutting seeds from captures/"
@@ -78,8 +83,8 @@ make_seeds() {
     rm -rf "$seeds"
     mkdir -p "$seeds"
     local keylogs=() file
-    for file in captures/*.keylog; do keylogs+=(--keylog "$file"); done
-    "$("$SWIFT" build --show-bin-path)/FuzzSeeds" "$seeds" "${keylogs[@]}" captures/*.pcap captures/*.pcapng
+    for file in "${KEYLOGS[@]}"; do keylogs+=(--keylog "$file"); done
+    "$("$SWIFT" build --show-bin-path)/FuzzSeeds" "$seeds" "${keylogs[@]}" "${CAPTURES[@]}"
     touch "$stamp"
 }
 
@@ -87,7 +92,7 @@ make_seeds() {
 keylog=.build/fuzz-corpus/captures.keylog
 make_keylog() {
     mkdir -p .build/fuzz-corpus
-    cat captures/*.keylog >.build/fuzz-corpus/captures.keylog
+    cat "${KEYLOGS[@]}" >"$keylog"
 }
 
 # Builds the libFuzzer binaries; false when the toolchain cannot (no libFuzzer runtime).

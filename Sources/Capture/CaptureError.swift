@@ -53,6 +53,11 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
             "no such capture interface \"\(interface)\": \(reason)"
         case .interfaceNotUp(let interface):
             "capture interface \"\(interface)\" is not up"
+        case .liveCaptureFailed(let interface, let reason) where interface.hasPrefix("bluetooth") && reason.contains("Address family not supported"):
+            // libpcap opens bluetooth0 and bluetooth-monitor with socket(AF_BLUETOOTH, …), which
+            // fails with EAFNOSUPPORT on a kernel without Bluetooth (a container, a VM).
+            "capturing on \(interface) failed: \(reason) (this kernel has no Bluetooth sockets: load its bluetooth module, "
+                + "or record elsewhere with btmon -w FILE or tcpdump -i \(interface) -w FILE and read the file)"
         case .liveCaptureFailed(let interface, let reason):
             "capturing on \(interface) failed: \(reason)"
         case .writeFailed(let file, let reason):

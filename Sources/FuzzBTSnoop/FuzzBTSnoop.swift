@@ -13,7 +13,9 @@ import WireParsing
 /// captured length, which is at most its original length and within the record bound plus the
 /// pseudo-header; its link type is one the `Bluetooth` module decodes; packet numbers rise;
 /// damage is reported once, at an offset inside the file, and nothing follows it.
-enum BTSnoopHarness {
+enum BTSnoopHarness: FuzzHarness {
+    static let name = "FuzzBTSnoop"
+
     static let maximumRecordLength = 4096
 
     static func run(_ input: UnsafeRawBufferPointer) {
@@ -60,15 +62,9 @@ enum BTSnoopHarness {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBTSnoop(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    BTSnoopHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    BTSnoopHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzBTSnoopReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzBTSnoop", harness: BTSnoopHarness.run)
-    }
-}
+@main extension BTSnoopHarness {}
 #endif

@@ -14,7 +14,9 @@ import WireParsing
 ///   the limit, and the bytes it holds stay within limit × pending frames;
 /// - an ATT PDU's `opcode` is the byte it was read from;
 /// - a strict advertising-data decode that succeeds agrees with the lenient one.
-enum BluetoothHarness {
+enum BluetoothHarness: FuzzHarness {
+    static let name = "FuzzBluetooth"
+
     static func run(_ input: UnsafeRawBufferPointer) {
         var script = FuzzInput(input)
         let settings = script.byte()
@@ -43,7 +45,7 @@ enum BluetoothHarness {
         do {
             header = try HCIFrame(parsing: &cursor, linkType: linkType)
         } catch {
-            check(error, within: frame.count, base: offset)
+            fuzzCheck(error, within: 0 ... offset + frame.count)
             return
         }
         guard case .packet(let direction, let indicator, _) = header else { return }
@@ -65,7 +67,7 @@ enum BluetoothHarness {
                 let fragmentStart = packet.offset
                 let fragment = packet.readRemaining()
                 let result = reassembler.add(acl, direction: direction, fragment: fragment, offset: fragmentStart)
-                for problem in result.problems { check(problem, within: frame.count, base: offset) }
+                for problem in result.problems { fuzzCheck(problem, within: 0 ... offset + frame.count) }
                 switch result.frame {
                 case .inFragment?:
                     var l2cap = ByteCursor(fragment, layer: .l2cap, baseOffset: fragmentStart)
@@ -87,7 +89,7 @@ enum BluetoothHarness {
                 checkAdvertisingData(&ad)
             }
         } catch {
-            check(error, within: frame.count, base: offset)
+            fuzzCheck(error, within: 0 ... offset + frame.count)
         }
     }
 
@@ -140,24 +142,13 @@ enum BluetoothHarness {
         _ = data.serviceData
         _ = data.txPowerLevel
     }
-
-    static func check(_ error: DecodeError, within count: Int, base: Int) {
-        fuzzInvariant(error.offset >= 0 && error.offset <= base + count, "error offset \(error.offset) outside the frame at \(base) of \(count) bytes: \(error)")
-        _ = error.description
-    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBluetooth(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    BluetoothHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    BluetoothHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzBluetoothReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzBluetooth", harness: BluetoothHarness.run)
-    }
-}
+@main extension BluetoothHarness {}
 #endif

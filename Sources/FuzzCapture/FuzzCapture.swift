@@ -22,7 +22,9 @@ import Darwin
 ///
 /// Besides not crashing, hanging or exhausting memory, the analysis must end exactly once: one
 /// `inputEnded` event, the last.
-enum CaptureHarness {
+enum CaptureHarness: FuzzHarness {
+    static let name = "FuzzCapture"
+
     static let keyLog: KeyLog = {
         var keyLog = KeyLog()
         guard let path = getenv("HAPSCOPE_FUZZ_KEYLOG").map({ String(cString: $0) }) else { return keyLog }
@@ -82,15 +84,9 @@ enum CaptureHarness {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCapture(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    CaptureHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    CaptureHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzCaptureReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzCapture", harness: CaptureHarness.run)
-    }
-}
+@main extension CaptureHarness {}
 #endif

@@ -12,7 +12,9 @@ import WireParsing
 /// - errors lie inside the datagram;
 /// - a completed block-wise body is never above its limit, and transfers in progress stay
 ///   within theirs; `finish` reports only truncations.
-enum CoAPHarness {
+enum CoAPHarness: FuzzHarness {
+    static let name = "FuzzCoAP"
+
     static let limits = BlockwiseLimits(maximumBodyLength: 4096, maximumPendingTransfers: 3)
 
     static func run(_ input: UnsafeRawBufferPointer) {
@@ -36,8 +38,7 @@ enum CoAPHarness {
                 }
                 assemble(message, into: &assembler, offset: offset)
             } catch {
-                fuzzInvariant(error.offset >= offset && error.offset <= offset + datagram.count, "error offset \(error.offset) outside the datagram: \(error)")
-                _ = error.description
+                fuzzCheck(error, within: offset ... offset + datagram.count)
             }
             offset += datagram.count
         }
@@ -61,15 +62,9 @@ enum CoAPHarness {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCoAP(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    CoAPHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    CoAPHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzCoAPReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzCoAP", harness: CoAPHarness.run)
-    }
-}
+@main extension CoAPHarness {}
 #endif

@@ -12,7 +12,9 @@ import WireParsing
 /// Besides not crashing, the decoder must keep its documented promise that strictness only turns
 /// diagnostics into errors: a message the strict decode accepts decodes leniently to the same
 /// message without diagnostics, and one the lenient decode rejects, the strict decode rejects.
-enum DNSHarness {
+enum DNSHarness: FuzzHarness {
+    static let name = "FuzzDNS"
+
     static let matterRoles: [MatterServiceRole] = [.operational, .commissionable, .commissioner]
 
     static func run(_ input: UnsafeRawBufferPointer) {
@@ -20,7 +22,7 @@ enum DNSHarness {
         do {
             lenient = try DNSMessage(parsing: input)
         } catch {
-            checkError(error, inputCount: input.count)
+            fuzzCheck(error, within: 0 ... input.count, layers: [.dns])
             lenient = nil
         }
         do {
@@ -28,7 +30,7 @@ enum DNSHarness {
             fuzzInvariant(lenient == strict, "the strict and lenient decodes of a valid message differ")
             fuzzInvariant(strict.diagnostics.isEmpty, "a strict decode has diagnostics")
         } catch {
-            checkError(error, inputCount: input.count)
+            fuzzCheck(error, within: 0 ... input.count, layers: [.dns])
         }
         guard let lenient else { return }
 
@@ -55,25 +57,13 @@ enum DNSHarness {
             _ = service.serviceType.description
         }
     }
-
-    private static func checkError(_ error: DecodeError, inputCount: Int) {
-        fuzzInvariant(error.layer == .dns, "a DNS decode error with layer \(error.layer)")
-        fuzzInvariant((0 ... inputCount).contains(error.offset), "error offset \(error.offset) outside the \(inputCount)-byte message")
-        _ = error.description
-    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDNS(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    DNSHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    DNSHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzDNSReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzDNS", harness: DNSHarness.run)
-    }
-}
+@main extension DNSHarness {}
 #endif

@@ -21,7 +21,9 @@ import HAPCrypto
 /// the harness sealed, at the stream offset and with the counter it was sealed at, with the same
 /// plaintext; after the first error nothing more is handed over; a frame sealed with a nearby
 /// counter is diagnosed with that counter; it never holds more than one frame.
-enum FrameDecryptorHarness {
+enum FrameDecryptorHarness: FuzzHarness {
+    static let name = "FuzzFrameDecryptor"
+
     static let key = try! ChaCha20Poly1305.Key(SecretBytes([UInt8](repeating: 0x5A, count: ChaCha20Poly1305.keyByteCount)))
 
     struct SealedFrame {
@@ -127,15 +129,9 @@ enum FrameDecryptorHarness {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrameDecryptor(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FrameDecryptorHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    FrameDecryptorHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzFrameDecryptorReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzFrameDecryptor", harness: FrameDecryptorHarness.run)
-    }
-}
+@main extension FrameDecryptorHarness {}
 #endif

@@ -11,9 +11,12 @@ import WireParsing
 /// - a parsed document written out by `JSONWriter` parses back to the same value;
 /// - errors name layer `json` or `hap-json` and an offset inside the body;
 /// - an accessory database differs from itself in nothing.
-enum HAPJSONHarness {
+enum HAPJSONHarness: FuzzHarness {
+    static let name = "FuzzHAPJSON"
+
     static let tightLimits = JSONLimits(
         maximumDocumentSize: 2_048, maximumDepth: 6, maximumValueCount: 128, maximumStringLength: 64, maximumNumberLength: 24)
+    static let jsonLayers: Set<DecodeError.Layer> = [.json, .hapJSON]
 
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = Array(input)
@@ -22,7 +25,7 @@ enum HAPJSONHarness {
             do {
                 document = try JSONDocument(bytes: bytes, limits: limits)
             } catch {
-                checkError(error, bodyCount: bytes.count)
+                fuzzCheck(error, within: 0 ... bytes.count, layers: jsonLayers)
                 continue
             }
             checkWriterRoundTrip(document.root)
@@ -58,7 +61,7 @@ enum HAPJSONHarness {
                 }
             }
         } catch {
-            checkError(error, bodyCount: bodyCount)
+            fuzzCheck(error, within: 0 ... bodyCount, layers: jsonLayers)
         }
         decode(CharacteristicReadResponse.self, document, bodyCount: bodyCount)
         decode(CharacteristicWriteRequest.self, document, bodyCount: bodyCount)
@@ -72,28 +75,16 @@ enum HAPJSONHarness {
         do {
             _ = try Body(document: document)
         } catch {
-            checkError(error, bodyCount: bodyCount)
+            fuzzCheck(error, within: 0 ... bodyCount, layers: jsonLayers)
         }
-    }
-
-    private static func checkError(_ error: DecodeError, bodyCount: Int) {
-        fuzzInvariant(error.layer == .json || error.layer == .hapJSON, "a JSON error with layer \(error.layer)")
-        fuzzInvariant((0 ... bodyCount).contains(error.offset), "error offset \(error.offset) outside the \(bodyCount)-byte body")
-        _ = error.description
     }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHAPJSON(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    HAPJSONHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    HAPJSONHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzHAPJSONReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzHAPJSON", harness: HAPJSONHarness.run)
-    }
-}
+@main extension HAPJSONHarness {}
 #endif

@@ -17,7 +17,9 @@ import WireParsing
 /// encodes back to exactly those bytes; a PDU the reassembler completes has its whole
 /// announced body; at most `maximumPendingPDUs` wait; every PDU of a CoAP payload encodes back
 /// and their encodings concatenate to the payload; errors lie inside the input.
-enum HAPPDUHarness {
+enum HAPPDUHarness: FuzzHarness {
+    static let name = "FuzzHAPPDU"
+
     static func run(_ input: UnsafeRawBufferPointer) {
         var script = FuzzInput(input)
         let mode = script.byte() % 8
@@ -32,7 +34,7 @@ enum HAPPDUHarness {
                 let pdus = try HAPPDU.sequence(parsing: &cursor)
                 fuzzInvariant(pdus.flatMap(\.encoded) == Array(rest), "a CoAP batch does not encode back to its payload")
             } catch {
-                check(error, count: input.count)
+                fuzzCheck(error, within: 0 ... input.count)
             }
         case 2:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
@@ -42,11 +44,11 @@ enum HAPPDUHarness {
                 _ = signature.presentationFormat?.characteristicFormat
                 _ = signature.presentationFormat?.characteristicUnit
             } catch {
-                check(error, count: input.count)
+                fuzzCheck(error, within: 0 ... input.count)
             }
         case 3:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
-            do { _ = try HAPServiceSignature(parsing: &cursor) } catch { check(error, count: input.count) }
+            do { _ = try HAPServiceSignature(parsing: &cursor) } catch { fuzzCheck(error, within: 0 ... input.count) }
         case 4:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
             do {
@@ -55,18 +57,18 @@ enum HAPPDUHarness {
                     for service in accessory.services { _ = service.type?.description }
                 }
             } catch {
-                check(error, count: input.count)
+                fuzzCheck(error, within: 0 ... input.count)
             }
         case 5:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
             do {
                 if case .regular(let regular) = try HAPBLEAdvertisement(manufacturerData: &cursor) { _ = regular.deviceIDText }
             } catch {
-                check(error, count: input.count)
+                fuzzCheck(error, within: 0 ... input.count)
             }
         case 6:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
-            do { _ = try HAPPDUParameters(parsing: &cursor) } catch { check(error, count: input.count) }
+            do { _ = try HAPPDUParameters(parsing: &cursor) } catch { fuzzCheck(error, within: 0 ... input.count) }
         default:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
             do {
@@ -75,7 +77,7 @@ enum HAPPDUHarness {
                     fuzzInvariant(record.offset >= 1 && record.offset + 5 + record.body.count <= input.count, "an event record outside the input")
                 }
             } catch {
-                check(error, count: input.count)
+                fuzzCheck(error, within: 0 ... input.count)
             }
         }
     }
@@ -101,7 +103,7 @@ enum HAPPDUHarness {
                 }
                 fuzzInvariant(reassembler.pendingPDUCount <= 4, "more pending PDUs than the limit")
             } catch {
-                check(error, count: offset + value.count)
+                fuzzCheck(error, within: 0 ... offset + value.count)
             }
             offset += value.count
         }
@@ -109,24 +111,13 @@ enum HAPPDUHarness {
             fuzzInvariant(problem.code == .truncated, "finish reported \(problem)")
         }
     }
-
-    static func check(_ error: DecodeError, count: Int) {
-        fuzzInvariant(error.offset >= 0 && error.offset <= count, "error offset \(error.offset) outside \(count) bytes: \(error)")
-        _ = error.description
-    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHAPPDU(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    HAPPDUHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    HAPPDUHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzHAPPDUReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzHAPPDU", harness: HAPPDUHarness.run)
-    }
-}
+@main extension HAPPDUHarness {}
 #endif

@@ -15,7 +15,9 @@ import WireParsing
 /// - recovery ends: `resume` and `finish` return after finitely many errors;
 /// - without gaps, the pieces do not matter: the messages are those of feeding the stream whole;
 /// - no body exceeds the body limit.
-enum HTTPHarness {
+enum HTTPHarness: FuzzHarness {
+    static let name = "FuzzHTTP"
+
     static let tightLimits = HTTPLimits(
         maxStartLineLength: 64, maxHeaderBlockSize: 256, maxHeaderCount: 8, maxBodySize: 1_024, maxChunkSize: 512,
         maxChunkLineLength: 32)
@@ -85,7 +87,7 @@ enum HTTPHarness {
             do {
                 try call(&parser)
             } catch {
-                checkError(error, parser: parser)
+                fuzzCheck(error, within: 0 ... Int.max, layers: [.http])
                 while true {
                     errorBudget -= 1
                     fuzzInvariant(errorBudget >= 0, "the parser keeps throwing without consuming its held bytes")
@@ -93,7 +95,7 @@ enum HTTPHarness {
                         try parser.resume(handle)
                         break
                     } catch {
-                        checkError(error, parser: parser)
+                        fuzzCheck(error, within: 0 ... Int.max, layers: [.http])
                     }
                 }
             }
@@ -125,18 +127,12 @@ enum HTTPHarness {
                 try parser.finish(handle)
                 break
             } catch {
-                checkError(error, parser: parser)
+                fuzzCheck(error, within: 0 ... Int.max, layers: [.http])
             }
         }
         fuzzInvariant(!parser.isHoldingInput, "the parser holds input after finishing")
         fuzzInvariant(outcome.coveredTo == parser.streamOffset, "events cover \(outcome.coveredTo) of \(parser.streamOffset) bytes")
         return outcome
-    }
-
-    private static func checkError(_ error: DecodeError, parser: HTTPStreamParser) {
-        fuzzInvariant(error.layer == .http, "an HTTP parser error with layer \(error.layer)")
-        fuzzInvariant(error.offset >= 0, "an error at negative offset \(error.offset)")
-        _ = error.description
     }
 
     /// Reads every part of a message a report would read, and checks its offsets.
@@ -169,15 +165,9 @@ enum HTTPHarness {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    HTTPHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    HTTPHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzHTTPReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzHTTP", harness: HTTPHarness.run)
-    }
-}
+@main extension HTTPHarness {}
 #endif

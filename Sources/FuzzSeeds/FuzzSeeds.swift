@@ -17,7 +17,7 @@ import Darwin
 ///
 /// | directory | holds | for |
 /// |---|---|---|
-/// | `capture` | each capture whole, and slices of it as pcap files | FuzzCapture |
+/// | `capture` | each capture whole, and slices of it as pcap files (a btsnoop or PacketLogger file's under its HCI link type) | FuzzCapture |
 /// | `dns` | every mDNS UDP payload | FuzzDNS |
 /// | `http` | each direction of each HAP connection, decrypted where the key log allows, behind the harness's two-byte prefix | FuzzHTTP |
 /// | `tlv8` | every pairing body, and every TLV8 characteristic value of known structure | FuzzTLV8 |

@@ -20,7 +20,9 @@ import TCPReassembly
 /// direction exactly once, in sequence order — and it is checked unless contradicting copies were
 /// sent, when either copy may win. The limits must hold throughout, and no callback may concern
 /// a connection that was not opened or was already closed.
-enum TCPReassemblyHarness {
+enum TCPReassemblyHarness: FuzzHarness {
+    static let name = "FuzzTCPReassembly"
+
     static let tightLimits = TCPReassemblyLimits(
         maximumConnections: 3, maximumBufferedBytesPerDirection: 600, maximumBufferedBytes: 1_000,
         maximumOutOfOrderSegmentsPerDirection: 6, idleTimeout: .seconds(10), closedConnectionRetention: .seconds(2))
@@ -173,15 +175,9 @@ final class StreamChecker: TCPStreamDelegate {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTCPReassembly(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    TCPReassemblyHarness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    TCPReassemblyHarness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzTCPReassemblyReplay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzTCPReassembly", harness: TCPReassemblyHarness.run)
-    }
-}
+@main extension TCPReassemblyHarness {}
 #endif

@@ -14,7 +14,9 @@ import WireParsing
 /// - read as each characteristic schema (`TLV8ValueSchema.all`), the value breaks, if at all,
 ///   at an offset inside it; no secret is kept unless asked for; zeroing the secrets keeps the
 ///   length and every field that is not a secret.
-enum TLV8Harness {
+enum TLV8Harness: FuzzHarness {
+    static let name = "FuzzTLV8"
+
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = RawSpan(_unsafeBytes: input)
         let strictItems = readStrictly(bytes)
@@ -143,15 +145,9 @@ enum TLV8Harness {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTLV8(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    TLV8Harness.run(UnsafeRawBufferPointer(start: data, count: count))
-    return 0
+    TLV8Harness.testOneInput(data, count)
 }
 
 #if !FUZZING
-@main
-enum FuzzTLV8Replay {
-    static func main() {
-        FuzzReplay.main(name: "FuzzTLV8", harness: TLV8Harness.run)
-    }
-}
+@main extension TLV8Harness {}
 #endif

@@ -33,6 +33,11 @@ public final class DecryptReport: CaptureReport {
         for session in sessions where session.decryptable.count < 2 {
             lines.append("  \(session.connection) left encrypted: \(TerminalText.sanitized(session.undecryptableWording ?? "no key for it"))")
         }
+        // The copy rewrites TCP streams; a HAP-BLE or CoAP session's plaintext is in the events.
+        for session in opened where session.connection.transport.name != "ip" {
+            lines.append("  \(session.connection) (\(session.connection.transport)) copied encrypted: only HAP over IP sessions are rewritten; "
+                + "'hapscope timeline' and 'hapscope events' show its plaintext")
+        }
         for problem in problems {
             lines.append("  \(problem.connection) \(problem.direction): \(TerminalText.sanitized(problem.message))")
         }

@@ -174,19 +174,42 @@ public struct Responsiveness: Sendable {
         }
         guard let timing = http.responseTiming, let request = http.request else { return }
         lastResponse[http.connection.id] = (http.lastPacket.number, timing)
-        all.add(timing, keeping: limits.samplesPerGroup)
-        let controller = http.connection.controller.endpoint.map { $0.address.description } ?? http.connection.controller.description
+        let status = http.message.statusLine.map { "\($0.status)" } ?? ""
+        record(TimedResponse(connection: http.connection, request: request, packet: http.firstPacket, status: status, timing: timing))
+    }
+
+    private mutating func record(_ response: TimedResponse) {
+        all.add(response.timing, keeping: limits.samplesPerGroup)
+        let controller = response.connection.controller.endpoint.map { $0.address.description } ?? response.connection.controller.description
         if controllers[controller] != nil || controllers.count < limits.groups {
-            controllers[controller, default: Distribution()].add(timing, keeping: limits.samplesPerGroup)
+            controllers[controller, default: Distribution()].add(response.timing, keeping: limits.samplesPerGroup)
         } else {
             droppedGroups += 1
         }
         if responses.count < limits.listed {
-            let status = http.message.statusLine.map { "\($0.status)" } ?? ""
-            responses.append(TimedResponse(connection: http.connection, request: request, packet: http.firstPacket, status: status, timing: timing))
+            responses.append(response)
         } else {
             unlistedResponses += 1
         }
+    }
+
+    /// HAP over Bluetooth LE and CoAP: each read and write is its own HAP-PDU request, answered
+    /// by a response PDU with the same TID, so the activity carries its own timing: from the
+    /// packet completing the request to the packet completing the response (a response in
+    /// several ATT reads counts until its last). Subscriptions over BLE are ATT writes of the
+    /// client characteristic configuration, with no HAP response to time.
+    private mutating func pduResponse(_ activity: CharacteristicActivity, packet: PacketInfo?) -> ResponseTiming? {
+        guard activity.kind == .read || activity.kind == .write, activity.answered, let packet, let request = activity.requestPacket else {
+            return nil
+        }
+        let timing = ResponseTiming(request: request, response: packet)
+        // HomeKitADK HAPPDU.h: the opcodes' names in the HAP specification.
+        let opcode = activity.kind == .read ? "HAP-Characteristic-Read" : "HAP-Characteristic-Write"
+        let status = activity.status.map { "\($0)" } ?? ""
+        record(TimedResponse(
+            connection: activity.connection, request: HTTPMessageEvent.RequestReference(method: opcode, target: activity.id.description, packet: request),
+            packet: packet, status: status, timing: timing))
+        return timing
     }
 
     private mutating func characteristic(_ activity: CharacteristicActivity, packet: PacketInfo?) {
@@ -201,16 +224,23 @@ public struct Responsiveness: Sendable {
         case .event:
             noteEvent(activity, key: key, packet: packet)
         case .read, .write, .subscribe, .unsubscribe:
-            guard let packet, let response = lastResponse[activity.connection.id], response.packet == packet.number else { return }
+            let timing: ResponseTiming
+            if case .ip = activity.connection.transport {
+                guard let packet, let response = lastResponse[activity.connection.id], response.packet == packet.number else { return }
+                timing = response.timing
+            } else {
+                guard let pduTiming = pduResponse(activity, packet: packet) else { return }
+                timing = pduTiming
+            }
             guard characteristics[key] != nil || characteristics.count < limits.groups else {
                 droppedGroups += 1
                 return
             }
             characteristics[key, default: CharacteristicTimes(key: key)].name = activity.name
             if activity.kind == .read {
-                characteristics[key]?.reads.add(response.timing, keeping: limits.samplesPerGroup)
+                characteristics[key]?.reads.add(timing, keeping: limits.samplesPerGroup)
             } else {
-                characteristics[key]?.writes.add(response.timing, keeping: limits.samplesPerGroup)
+                characteristics[key]?.writes.add(timing, keeping: limits.samplesPerGroup)
             }
         }
     }

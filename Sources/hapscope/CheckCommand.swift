@@ -30,7 +30,8 @@ extension Command {
         usage: "[--update [--force]] [options] capture ...", options: checkOptions, positionalName: "capture", positionalKind: .file,
         details: """
             For each capture DIR/NAME.pcap (or .pcapng), the key log DIR/NAME.keylog is used when it
-            exists (with any --keylog given), and the decode — the whole event stream and the
+            exists (with any --keylog given; DIR/NAME.btsnoop reads it too, and is compared with
+            DIR/expected/NAME.btsnoop.ndjson), and the decode — the whole event stream and the
             audit's findings, exactly what 'hapscope events --format ndjson' prints — is compared
             with DIR/expected/NAME.ndjson, record by record and field by field. Records are aligned
             first, so an inserted record is one difference and the rest still line up. Each
@@ -213,8 +214,11 @@ struct CaptureCheck {
         return file
     }
 
+    /// DIR/NAME.keylog for DIR/NAME.pcap, and for DIR/NAME.btsnoop too, whose expectation is
+    /// DIR/expected/NAME.btsnoop.ndjson: one recording in two containers shares its key log.
     private var keyLogPath: String {
-        ((capture as NSString).deletingLastPathComponent as NSString).appendingPathComponent(Self.name(of: capture) + ".keylog")
+        Invocation.keyLogPath(for: capture)
+            ?? ((capture as NSString).deletingLastPathComponent as NSString).appendingPathComponent(Self.name(of: capture) + ".keylog")
     }
 
     private var expectationPath: String { Self.expectationPath(for: capture) }

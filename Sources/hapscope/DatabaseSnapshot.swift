@@ -41,14 +41,23 @@ struct DatabaseSnapshot {
             throw CommandFailure(error.description)
         }
         guard !collector.databases.isEmpty else {
-            throw CommandFailure("\(path): no GET /accessories response could be read (an encrypted session needs its key log)")
+            throw CommandFailure("\(path): no GET /accessories response could be read, nor a BLE or CoAP attribute database (an encrypted session needs its key log)")
         }
         return DatabaseSnapshot(databases: collector.order.compactMap { key in
             collector.databases[key].map { last in
                 Database(key: key, deviceID: last.deviceID, accessory: last.accessory, database: last.database,
-                         source: "\(name), accessory \(key), /accessories in packet #\(last.packet)")
+                         source: "\(name), accessory \(key), \(Self.origin(on: last.transport)) in packet #\(last.packet)")
             }
         })
+    }
+
+    /// What a transport reads the database from, as the source names it.
+    private static func origin(on transport: HAPTransport) -> String {
+        switch transport {
+        case .ip: "/accessories"
+        case .bluetoothLE: "GATT database"
+        case .coap: "database PDU"
+        }
     }
 
     /// The databases to compare: a single one on each side whatever its accessory, else those
@@ -62,14 +71,14 @@ struct DatabaseSnapshot {
 
     /// Keeps the last readable `/accessories` of each accessory, by device ID (or endpoint).
     private final class LastDatabases: HAPEventConsumer {
-        var databases: [String: (database: AccessoryDatabase, deviceID: String?, accessory: PeerAddress, packet: Int)] = [:]
+        var databases: [String: (database: AccessoryDatabase, deviceID: String?, accessory: PeerAddress, transport: HAPTransport, packet: Int)] = [:]
         var order: [String] = []
 
         func consume(_ event: HAPEvent) {
             guard case .accessoryDatabase(let found) = event.kind, found.source == .response, let database = found.database else { return }
             let key = found.deviceID?.uppercased() ?? found.connection.accessory.description
             if databases[key] == nil { order.append(key) }
-            databases[key] = (database, found.deviceID, found.connection.accessory, event.packet?.number ?? 0)
+            databases[key] = (database, found.deviceID, found.connection.accessory, found.connection.transport, event.packet?.number ?? 0)
         }
     }
 }

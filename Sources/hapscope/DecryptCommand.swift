@@ -25,6 +25,8 @@ extension Command {
             the HTTP (tshark -r OUT -d tcp.port==PORT,http -Y http). Everything else, sessions
             that cannot be decrypted included, is copied as it was. The output is a pcap file with
             the link type of the first input; packets of another link type are left out.
+            Sessions over Bluetooth LE and CoAP are copied as they were (the account names
+            them): their plaintext is in 'hapscope timeline' and 'hapscope events'.
 
             exit status: 0 written; 2 usage or input error (no -w, a missing or damaged capture,
             a bad key-log line).

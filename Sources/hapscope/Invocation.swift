@@ -134,8 +134,8 @@ struct Invocation {
         return keyLog
     }
 
-    /// The key logs beside the captures, `NAME.keylog` for `NAME.pcap`, `NAME.pcapng` or
-    /// `NAME.cap`, that exist and are not among `given`.
+    /// The key logs beside the captures, `NAME.keylog` for `NAME.pcap`, `NAME.btsnoop` and the
+    /// other `captureSuffixes`, that exist and are not among `given`.
     private func besideKeyLogs(excluding given: [String]) -> [(capture: String, keyLog: String)] {
         let known = Set(given.map(SystemInterface.canonicalPath))
         var found: [(String, String)] = []
@@ -147,11 +147,22 @@ struct Invocation {
         return found
     }
 
-    /// `NAME.keylog` for `NAME.pcap`, `NAME.pcapng` or `NAME.cap`, when it exists.
+    /// `NAME.keylog` for a capture `NAME.pcap` (or another of `captureSuffixes`), when it exists.
     private static func keyLogBeside(_ capture: String) -> String? {
-        guard capture != "-", let suffix = [".pcapng", ".pcap", ".cap"].first(where: capture.hasSuffix) else { return nil }
-        let keyLog = String(capture.dropLast(suffix.count)) + ".keylog"
+        guard let keyLog = keyLogPath(for: capture) else { return nil }
         return SystemInterface.fileExists(keyLog) ? keyLog : nil
+    }
+
+    /// The suffixes of the capture files a key log sits beside: pcap and pcapng, and the
+    /// Bluetooth LE containers, btsnoop (`btmon -w`, Android) and PacketLogger (`.pklg`), whose
+    /// recordings share one key log with the pcap of the same traffic (captures/ble/README.md).
+    private static let captureSuffixes = [".pcapng", ".pcap", ".cap", ".btsnoop", ".pklg"]
+
+    /// `NAME.keylog` for a capture `NAME` with one of `captureSuffixes`, whether or not it
+    /// exists; nil for standard input and other names.
+    static func keyLogPath(for capture: String) -> String? {
+        guard capture != "-", let suffix = captureSuffixes.first(where: capture.hasSuffix) else { return nil }
+        return String(capture.dropLast(suffix.count)) + ".keylog"
     }
 
     /// One key log file, parsed.

@@ -9,7 +9,7 @@ enum Options {
         ["--keylog"], .value(name: "FILE"), valueKind: .file, repeatable: true,
         help: "decrypt with the secrets in FILE (docs/keylog.md); $HAPKEYLOGFILE is read too")
     static let noKeyLog = OptionSpec(
-        ["--no-keylog"], help: "do not read the key log NAME.keylog found beside a capture NAME.pcap")
+        ["--no-keylog"], help: "do not read the key log NAME.keylog found beside a capture NAME.pcap or NAME.btsnoop")
     static let filter = OptionSpec(
         ["-f", "--filter"], .value(name: "BPF"),
         help: "capture filter in libpcap syntax; packet numbers then count matching packets only")

@@ -64,7 +64,7 @@ extension Hapscope {
             ]),
             ManualSection("FILES", [
                 .definitions([
-                    .init("DIR/NAME.keylog", "the key log check reads for the capture DIR/NAME.pcap (or .pcapng)"),
+                    .init("DIR/NAME.keylog", "the key log check reads for the capture DIR/NAME.pcap (or .pcapng, .btsnoop)"),
                     .init("DIR/expected/NAME.ndjson", "the expected decode check compares DIR/NAME.pcap with, and check --update writes"),
                 ]),
             ]),
