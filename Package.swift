@@ -145,7 +145,7 @@ let package = Package(
             "TestSupport",
         ]),
         tests("BLETransportTests", [
-            "BLETransport", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "HAPPDU", "Bluetooth", "Capture", "TLV8", "Packets",
+            "BLETransport", "Audit", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "HAPPDU", "Bluetooth", "Capture", "TLV8", "Packets",
             "WireParsing", "TestSupport",
         ]),
         tests("HAPAnalysisTests", [

@@ -1,6 +1,7 @@
 import Bluetooth
 import HAPCore
 import HAPEvents
+import HAPPDU
 import Packets
 import WireParsing
 
@@ -21,6 +22,10 @@ package final class BLETransport {
     private var connectionCount = 0
     /// The capturing host's own address, once a command or its completion names it.
     private var localAddress: BluetoothAddress?
+    /// The characteristic properties each accessory's signature reads gave, kept from one
+    /// connection to the next (for as many accessories as the ble.connections limit allows).
+    private var propertiesByAccessory: [PeerAddress: [UInt16: HAPCharacteristicProperties]] = [:]
+    private var accessoryOrder: [PeerAddress] = []
     /// Receives every whole HAP PDU: the tests read the story through it.
     package var onPDU: ((BLEPDURecord) -> Void)?
 
@@ -133,7 +138,9 @@ package final class BLETransport {
         let info = ConnectionInfo(
             id: connectionCount, transport: .bluetoothLE(connectionHandle: handle),
             controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
-        let connection = BLEConnection(info: info, handshakeSeen: handshakeSeen, packet: packet, context: context, onPDU: onPDU)
+        let connection = BLEConnection(
+            info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,
+            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], onPDU: onPDU)
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
         context.emit(.connectionOpened(ConnectionOpenedEvent(
@@ -146,6 +153,20 @@ package final class BLETransport {
         connectionOrder.removeAll { $0 == handle }
         for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
         entry.connection.close(reason: reason, offset: offset, packet: packet)
+        remember(entry.connection)
+    }
+
+    private func remember(_ connection: BLEConnection) {
+        let properties = connection.signatures.compactMapValues(\.properties)
+        guard !properties.isEmpty else { return }
+        let accessory = connection.info.accessory
+        if propertiesByAccessory[accessory] == nil {
+            if accessoryOrder.count >= context.limits.ble.maximumConnections {
+                propertiesByAccessory.removeValue(forKey: accessoryOrder.removeFirst())
+            }
+            accessoryOrder.append(accessory)
+        }
+        propertiesByAccessory[accessory, default: [:]].merge(properties) { $1 }
     }
 
     /// Closes every connection still open: the capture ended.
