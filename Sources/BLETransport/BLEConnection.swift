@@ -407,7 +407,7 @@ final class BLEConnection {
 
     /// Closes the connection: what was still being joined is reported, the pairing exchange in
     /// progress ends.
-    func close(reason: ConnectionCloseReason, offset: Int, packet: PacketInfo?) {
+    func close(reason: ConnectionCloseReason, disconnectionReason: HCIStatus? = nil, offset: Int, packet: PacketInfo?) {
         let end = packet ?? lastPacket
         for value in values.finish() { take(value, offset: offset, packet: end) }
         for (direction, var reassembler) in reassemblers {
@@ -417,7 +417,8 @@ final class BLEConnection {
         reportDatabase(packet: end)
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: handshakeSeen, firstPacket: firstPacket,
-            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0)), end)
+            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0,
+            disconnectionReason: disconnectionReason)), end)
     }
 
     private func problem(_ message: String, direction: HAPDirection, packet: PacketInfo) {

@@ -80,7 +80,7 @@ package final class BLETransport {
             // Data still to come in another report (status 1) or cut short (2) is not whole.
             for report in reports where report.dataStatus == 0 { advertised(report.data, from: report.address, packet: packet) }
         case .disconnectionComplete(let disconnection) where disconnection.status == .success:
-            close(disconnection.handle, reason: .closed, offset: offset, packet: packet)
+            close(disconnection.handle, reason: .closed, disconnectionReason: disconnection.reason, offset: offset, packet: packet)
         case .commandComplete(let complete) where complete.opcode == Self.readBDAddress:
             // Return parameters: status (1), BD_ADDR (6).
             if complete.returnParameters.count == 7, complete.returnParameters[0] == 0 {
@@ -190,11 +190,13 @@ package final class BLETransport {
         return (connection, hostIsController)
     }
 
-    private func close(_ handle: UInt16, reason: ConnectionCloseReason, offset: Int, packet: PacketInfo?) {
+    private func close(
+        _ handle: UInt16, reason: ConnectionCloseReason, disconnectionReason: HCIStatus? = nil, offset: Int, packet: PacketInfo?
+    ) {
         guard let entry = connections.removeValue(forKey: handle) else { return }
         connectionOrder.removeAll { $0 == handle }
         for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
-        entry.connection.close(reason: reason, offset: offset, packet: packet)
+        entry.connection.close(reason: reason, disconnectionReason: disconnectionReason, offset: offset, packet: packet)
         remember(entry.connection)
     }
 

@@ -120,6 +120,8 @@ struct RecordedBLECaptureTests {
             #expect(connection["accessory"]?.stringValue == "\(event.connection.accessory)/random")
         }
         #expect(closed.allSatisfy { $0.reason == .closed && $0.encrypted })
+        // The truth's reason is the HCI error code of Disconnection Complete (0x13: the remote user ended it).
+        #expect(closed.map { $0.disconnectionReason.map { Int64($0.rawValue) } } == truth.map { $0["reason"]?.numberValue?.int64Value })
     }
 
     @Test("Every session of the truth starts, by pair-verify or pair-resume, with both directions decryptable", arguments: BLEAnalysis.scenarios)
