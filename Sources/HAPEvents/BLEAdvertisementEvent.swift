@@ -28,16 +28,6 @@ public struct BLEAdvertisementEvent: Sendable {
         self.setupHash = setupHash
     }
 
-    /// A field of the regular advertisement, by the name of its Bonjour TXT counterpart.
-    public enum Field: String, Sendable, Hashable, CaseIterable {
-        case statusFlags = "sf"
-        case category = "ci"
-        case globalStateNumber = "gsn"
-        case configurationNumber = "c#"
-        case compatibleVersion = "cv"
-        case setupHash = "sh"
-    }
-
     public var regular: HAPBLEAdvertisement.Regular? {
         if case .regular(let regular) = advertisement { regular } else { nil }
     }
@@ -48,6 +38,13 @@ public struct BLEAdvertisementEvent: Sendable {
     public var changedFields: [Field] {
         guard let regular, let previous else { return [] }
         return Field.allCases.filter { regular.value(of: $0) != previous.value(of: $0) }
+    }
+
+    /// A field of the regular advertisement, by the name of its Bonjour TXT counterpart (the GSN
+    /// has none: `gsn`).
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        case statusFlags = "sf", category = "ci", globalStateNumber = "gsn"
+        case configurationNumber = "c#", compatibleVersion = "cv", setupHash = "sh"
     }
 }
 
