@@ -58,7 +58,9 @@ let package = Package(
         library("TCPReassembly", ["Packets"]),
 
         // The event vocabulary: the one contract between the analysis and its consumers.
-        library("HAPEvents", ["Packets", "WireParsing", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCatalog", "TCPReassembly", "Bluetooth"]),
+        library("HAPEvents", [
+            "Packets", "WireParsing", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCatalog", "TCPReassembly", "Bluetooth", "HAPPDU",
+        ]),
 
         // The analysis: the transport-independent core (configuration, key log, pairing), the
         // transports, and the pipeline that drives them.
@@ -145,7 +147,7 @@ let package = Package(
             "TestSupport",
         ]),
         tests("BLETransportTests", [
-            "BLETransport", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "HAPPDU", "Bluetooth", "Capture", "TLV8", "Packets",
+            "BLETransport", "Audit", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "HAPPDU", "Bluetooth", "Capture", "TLV8", "Packets",
             "WireParsing", "TestSupport",
         ]),
         tests("HAPAnalysisTests", [

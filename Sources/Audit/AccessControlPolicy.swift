@@ -4,8 +4,9 @@ import Packets
 import TLV8
 
 /// Who may use the accessory: `unverified-request` (the accessory served a protected endpoint
-/// on a connection that never ran pair-verify) and `pairing-without-admin` (a regular
-/// controller managed pairings).
+/// on a connection that never ran pair-verify), `secure-access-without-session` (it served a
+/// characteristic that needs a secured session without one) and `pairing-without-admin` (a
+/// regular controller managed pairings).
 struct AccessControlPolicy: AuditPolicy {
     /// The endpoints that need a verified, encrypted session (PROTOCOL §5.1).
     private static let protectedEndpoints: Set<HAPRequestTarget.Endpoint> = [
@@ -18,6 +19,8 @@ struct AccessControlPolicy: AuditPolicy {
             checkVerification(http, in: context, findings: &findings)
         case .pairingExchange(let exchange):
             checkAdminRights(exchange, packet: event.packet, in: context, findings: &findings)
+        case .characteristic(let activity) where activity.servedWithoutRequiredSession:
+            checkSessionRequirement(activity, packet: event.packet, findings: &findings)
         default:
             break
         }
@@ -37,6 +40,17 @@ struct AccessControlPolicy: AuditPolicy {
             detail: "the plaintext request \(request.method) \(request.target) (packet #\(request.packet.number)) was "
                 + "answered \(status) (body \(http.message.body.count) bytes\(contentType)) on a connection that "
                 + "never completed pair-verify; HAP requires 470 Connection Authorization Required"))
+    }
+
+    private func checkSessionRequirement(_ activity: CharacteristicActivity, packet: PacketInfo?, findings: inout FindingLedger) {
+        let name = activity.name.map { " (\($0))" } ?? ""
+        let value = activity.value.map { ", value \($0.value)" } ?? ""
+        let request = activity.requestPacket.map { " (request at packet #\($0.number))" } ?? ""
+        findings.record(.secureAccessWithoutSession, .connection(activity.connection), accessory: activity.deviceID, Evidence(
+            packet: packet, connection: activity.connection,
+            detail: "the \(activity.kind) of \(activity.id)\(name)\(request) was answered with success\(value) on a connection "
+                + "with no secured session, though the characteristic allows it only over one; HAP requires status 5 "
+                + "(Insufficient Authentication)"))
     }
 
     private func checkAdminRights(

@@ -5,10 +5,10 @@ import HAPEvents
 extension AuditRule {
     /// Every rule, grouped by category (pairing, session, discovery, database).
     public static let catalogue: [AuditRule] = [
-        unverifiedRequest, setupWhilePaired, setupNoBackoff, srpMalformed, srpProofMismatch, forbiddenSetupCode,
+        unverifiedRequest, secureAccessWithoutSession, setupWhilePaired, setupNoBackoff, srpMalformed, srpProofMismatch, forbiddenSetupCode,
         saltReuse, ephemeralKeyReuse, badSignature, pairingWithoutAdmin, pairingRemovedAfterSetup, verifyAfterRemoval,
         nonceSkip, nonceReuse, frameAuthFailure, oversizeFrame, plaintextAfterEncryption, unsolicitedEvent,
-        responseWithoutRequest, slowResponse, unansweredRequest, closedWithOutstandingRequests, serviceCommunicationFailure,
+        responseWithoutRequest, transactionIDMismatch, slowResponse, unansweredRequest, closedWithOutstandingRequests, serviceCommunicationFailure,
         eventBurst, eventInsideResponse, eventAfterUnsubscribe,
         statusFlagUnpairedWhilePaired, statusFlagNotRestored, serviceWithoutAddress, featureFlagMismatch,
         configurationNumberUnchanged, configurationNumberNotBumped, configurationNumberChangedWithoutChange,
@@ -36,6 +36,19 @@ extension AuditRule {
             + "database, read and write characteristics and list or change pairings without any key.",
         reference: "PROTOCOL.md §0 (pair-verify precedes every other request), §5.1 (these endpoints need an "
             + "encrypted session), §5.4 (470 Connection Authorization Required; HAP-python answers 401)")
+
+    public static let secureAccessWithoutSession = AuditRule(
+        .pairing, "secure-access-without-session", severity: .high,
+        because: "anyone in radio range reads or sets what only a paired controller may",
+        party: .accessory,
+        title: "Secure characteristic served without a session",
+        explanation: "A HAP-BLE characteristic whose properties allow reads (or writes) only over a secured session "
+            + "(Secure Read 0x0010 without Read 0x0001, Secure Write 0x0020 without Write 0x0002) was read or written "
+            + "with status Success on a connection that never completed pair-verify or pair-resume. HAP answers "
+            + "Insufficient Authentication (status 5) there; serving it lets anyone in radio range read or change the "
+            + "accessory's state without a key.",
+        reference: "PROTOCOL.md §10.2 (HomeKitADK HAPBLEProcedure.c answers an unsecured read or write of a "
+            + "secure-only characteristic with status 5, Insufficient Authentication)")
 
     public static let setupWhilePaired = AuditRule(
         .pairing, "setup-while-paired", severity: .high,
@@ -249,6 +262,17 @@ extension AuditRule {
             + "order on each connection, so a stray response is taken as the answer to the controller's next "
             + "request: the connection is desynchronised and a controller may act on a value it never asked for.",
         reference: "PROTOCOL.md §0, §5 (responses answer requests in order; only EVENT/1.0 is unsolicited), §8 #10")
+
+    public static let transactionIDMismatch = AuditRule(
+        .session, "transaction-id-mismatch", severity: .medium,
+        because: "the controller cannot tell which request was answered and drops the connection",
+        party: .accessory,
+        title: "HAP PDU response with another transaction's ID",
+        explanation: "A HAP PDU response (HAP-BLE, HAP over CoAP) must carry the transaction ID of the request it "
+            + "answers. One with another TID answers no outstanding request: aiohomekit raises 'Expected transaction' "
+            + "and disconnects, and a controller that did accept it would act on a value it never asked for.",
+        reference: "PROTOCOL.md §10.1 (HomeKitADK HAPBLEProcedure.c answers with the request's TID; aiohomekit 4.0.1 "
+            + "disconnects on another)")
 
     // MARK: Session: "No Response"
 

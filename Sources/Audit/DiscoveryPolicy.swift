@@ -5,9 +5,10 @@ import Packets
 import TLV8
 import WireParsing
 
-/// Bonjour, and what it promises about pairing and the database: `sf-unpaired-while-paired`,
+/// Bonjour and HAP-BLE advertisements, and what they promise about pairing and the database:
+/// `sf-unpaired-while-paired` (both),
 /// `srv-without-address`, `ff-mismatch`, `config-number-unchanged`, `txt-malformed` and
-/// `setup-hash-mismatch`.
+/// `setup-hash-mismatch` (both).
 ///
 /// Advertisement findings are kept per service instance (`hapscope Bridge 4D5E6F._hap._tcp.local`),
 /// so that a record with a malformed `id` still joins its instance's finding.
@@ -41,6 +42,18 @@ struct DiscoveryPolicy: AuditPolicy {
             guard let packet = event.packet, advertisement.isResponse, !advertisement.service.isGoodbye,
                   let txt = advertisement.service.hap else { return }
             observe(advertisement, txt: txt, at: packet, in: context, findings: &findings)
+        case .bleAdvertisement(let advertisement):
+            // HAP-BLE: status flags bit 0, as `sf` over Bonjour (HomeKitADK HAPBLEAccessoryServer+Advertising.c).
+            guard let packet = event.packet, let regular = advertisement.regular else { return }
+            if let check = advertisement.setupHash, !check.matches {
+                findings.record(.setupHashMismatch, .accessory(regular.deviceIDText), Evidence(
+                    packet: packet,
+                    detail: "the advertisement from \(advertisement.advertiser) carries setup hash \(Hex.encode(check.advertised)) for "
+                        + "id=\(check.deviceID), but SHA-512(\"\(check.setupID)\" ‖ \"\(check.deviceID)\") gives \(Hex.encode(check.expected))"))
+            }
+            checkStatusFlags(
+                HAPStatusFlags(rawValue: UInt64(regular.statusFlags)), deviceID: regular.deviceIDText, advertised: "status flags",
+                scope: .accessory(regular.deviceIDText), at: packet, in: context, findings: &findings)
         case .pairingMessage(let message):
             guard case .pairSetup(let content)? = message.content, let packet = event.packet else { return }
             switch content {
@@ -85,7 +98,9 @@ struct DiscoveryPolicy: AuditPolicy {
         if let deviceID = txt.deviceID {
             checkSetupHash(advertisement, service: service, scope: instance, at: packet, findings: &findings)
             let accessory = AuditContext.accessoryKey(deviceID: deviceID)
-            checkStatusFlags(txt, accessory: accessory, scope: instance, at: packet, in: context, findings: &findings)
+            if let flags = txt.statusFlags {
+                checkStatusFlags(flags, deviceID: deviceID, advertised: "sf", scope: instance, at: packet, in: context, findings: &findings)
+            }
             if let number = txt.configurationNumber,
                configurationNumbers[accessory] != nil || configurationNumbers.count < maximumRememberedValues {
                 var history = configurationNumbers[accessory, default: ConfigurationNumberHistory()]
@@ -121,17 +136,19 @@ struct DiscoveryPolicy: AuditPolicy {
             detail: "sh=\(sent) for id=\(check.deviceID), but SHA-512(\"\(check.setupID)\" ‖ \"\(check.deviceID)\") gives sh=\(Base64.encode(check.expected))"))
     }
 
+    /// Status flags that say "not paired" (`sf` over Bonjour, the status flags byte of a HAP-BLE
+    /// advertisement) while the accessory holds pairings.
     private func checkStatusFlags(
-        _ txt: HAPServiceTXT, accessory: String, scope: FindingScope, at packet: PacketInfo, in context: AuditContext,
-        findings: inout FindingLedger
+        _ flags: HAPStatusFlags, deviceID: String, advertised: String, scope: FindingScope, at packet: PacketInfo,
+        in context: AuditContext, findings: inout FindingLedger
     ) {
-        guard let flags = txt.statusFlags, flags.contains(.notPaired) else { return }
-        let roster = context.roster(of: accessory)
+        guard flags.contains(.notPaired) else { return }
+        let roster = context.roster(of: AuditContext.accessoryKey(deviceID: deviceID))
         guard roster.isPaired == true, let since = roster.pairedSince,
               packet.timestamp - since.timestamp > statusFlagGracePeriod else { return }
         findings.record(.statusFlagUnpairedWhilePaired, scope, Evidence(
             packet: packet,
-            detail: "advertised sf=\(flags.rawValue) (bit 0 set: not paired) for id=\(txt.deviceID ?? "?") while "
+            detail: "advertised \(advertised)=\(flags.rawValue) (bit 0 set: not paired) for id=\(deviceID) while "
                 + "\(roster.count) pairing(s) were stored (paired since packet #\(since.number))"))
     }
 

@@ -3,8 +3,8 @@ import HAPJSON
 import Packets
 
 /// The encrypted session and the HTTP exchanges on it: `nonce-skip`, `nonce-reuse`,
-/// `frame-auth-failure`, `oversize-frame`, `plaintext-after-encryption`, `unsolicited-event`
-/// and `response-without-request`.
+/// `frame-auth-failure`, `oversize-frame`, `plaintext-after-encryption`, `unsolicited-event`,
+/// `response-without-request` and `transaction-id-mismatch`.
 ///
 /// The last two judge by what the capture shows the controller sent; bytes the capture lost, or
 /// a direction hapscope could not decrypt, hide requests and subscriptions, so such suspects are
@@ -81,6 +81,7 @@ struct SessionPolicy: AuditPolicy {
         case .authenticationFailed: rule = .frameAuthFailure
         case .oversizeFrame: rule = .oversizeFrame
         case .plaintextAfterEncryption: rule = .plaintextAfterEncryption
+        case .transactionMismatch: rule = .transactionIDMismatch
         // A key that fits no frame, lost bytes and an unreadable length field are limits of the
         // capture or the key log, not evidence against a peer.
         case .keyDoesNotFit, .gap, .frameBoundaryLost: return

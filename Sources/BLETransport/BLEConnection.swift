@@ -39,7 +39,10 @@ final class BLEConnection {
     /// Pairing bodies sent in pairing-level fragments (HAP: FragmentData / FragmentLast).
     private var pairingFragments: [HAPDirection: [UInt8]] = [:]
     /// Signature reads by instance ID: what the accessory database is written from.
-    private var signatures: [UInt16: HAPCharacteristicSignature] = [:]
+    private(set) var signatures: [UInt16: HAPCharacteristicSignature] = [:]
+    /// The characteristic properties read on earlier connections to the same accessory: a
+    /// controller that cached the database reads no signature again.
+    private let earlierProperties: [UInt16: HAPCharacteristicProperties]
     private var serviceSignatures: [UInt16: HAPServiceSignature] = [:]
     /// A Timed-Write the accessory accepted, waiting for its Execute-Write.
     private var timedWrite: (iid: UInt16, value: [UInt8]?, packet: PacketInfo)?
@@ -49,8 +52,12 @@ final class BLEConnection {
     private(set) var lastPacket: PacketInfo
     private let onPDU: ((BLEPDURecord) -> Void)?
 
-    init(info: ConnectionInfo, handshakeSeen: Bool, packet: PacketInfo, context: AnalysisContext, onPDU: ((BLEPDURecord) -> Void)?) {
+    init(
+        info: ConnectionInfo, handshakeSeen: Bool, packet: PacketInfo, context: AnalysisContext,
+        earlierProperties: [UInt16: HAPCharacteristicProperties] = [:], onPDU: ((BLEPDURecord) -> Void)?
+    ) {
         self.info = info
+        self.earlierProperties = earlierProperties
         self.handshakeSeen = handshakeSeen
         self.context = context
         self.onPDU = onPDU
@@ -206,8 +213,8 @@ final class BLEConnection {
         outstanding = nil
         if response.transactionID != request.transactionID {
             // aiohomekit 4.0.1 drops the connection ("Expected transaction …", captures/ble/README.md).
-            problem("packet \(packet.number): the response has TID \(response.transactionID), the request (packet \(requestPacket.number)) TID \(request.transactionID)",
-                    direction: .accessoryToController, packet: packet)
+            sessionProblem(.transactionMismatch, direction: .accessoryToController, counter: nil, packet: packet,
+                           "packet \(packet.number): the response has TID \(response.transactionID), the request (packet \(requestPacket.number)) TID \(request.transactionID)")
         }
         if let procedure = pairingProcedure(handle) {
             followPairing(procedure, response.body, direction: .accessoryToController, packet: packet)
@@ -221,9 +228,11 @@ final class BLEConnection {
         let iid = UInt16(truncatingIfNeeded: request.instanceID)
         switch request.opcode {
         case .characteristicRead:
-            emitActivity(.read, iid: iid, type: type, value: Self.parameters(response.body)?.value, packet: packet, requestPacket: requestPacket)
+            emitActivity(.read, iid: iid, type: type, value: Self.parameters(response.body)?.value, packet: packet, requestPacket: requestPacket,
+                         servedWithoutRequiredSession: servedWithoutSession(response, iid: iid, open: .readable, secure: .supportsSecureReads))
         case .characteristicWrite:
-            emitActivity(.write, iid: iid, type: type, value: Self.parameters(request.body)?.value, packet: packet, requestPacket: requestPacket)
+            emitActivity(.write, iid: iid, type: type, value: Self.parameters(request.body)?.value, packet: packet, requestPacket: requestPacket,
+                         servedWithoutRequiredSession: servedWithoutSession(response, iid: iid, open: .writable, secure: .supportsSecureWrites))
         case .characteristicTimedWrite:
             // HAP: HAP-Characteristic-Timed-Write carries the value; the Execute-Write that
             // follows commits it (HomeKitADK HAPBLEProcedure.c).
@@ -239,10 +248,21 @@ final class BLEConnection {
 
     private func emitActivity(
         _ kind: CharacteristicActivity.Kind, iid: UInt16, type: HAPUUID, value: [UInt8]?, packet: PacketInfo, requestPacket: PacketInfo,
-        timedWrite: Bool = false
+        timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
     ) {
-        context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, packet: packet,
-                                              requestPacket: requestPacket, timedWrite: timedWrite)), packet)
+        context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, packet: packet, requestPacket: requestPacket,
+                                              timedWrite: timedWrite, servedWithoutRequiredSession: servedWithoutRequiredSession)), packet)
+    }
+
+    /// Whether the accessory served a read or write with success on an unsecured connection where
+    /// the characteristic's properties allow only the `secure` kind of it, not the `open` one
+    /// (HomeKitADK HAPBLEProcedure.c: such a request is answered Insufficient Authentication).
+    private func servedWithoutSession(
+        _ response: HAPPDUResponse, iid: UInt16, open: HAPCharacteristicProperties, secure: HAPCharacteristicProperties
+    ) -> Bool {
+        guard !secured, response.status == .success,
+              let properties = signatures[iid]?.properties ?? earlierProperties[iid] else { return false }
+        return properties.contains(secure) && !properties.contains(open)
     }
 
     /// HAP: HAP-Characteristic-Signature-Read and HAP-Service-Signature-Read, whose responses
@@ -285,7 +305,7 @@ final class BLEConnection {
 
     private func activity(
         _ kind: CharacteristicActivity.Kind, iid: UInt16?, type: HAPUUID, value: [UInt8]?, packet: PacketInfo,
-        requestPacket: PacketInfo?, timedWrite: Bool = false
+        requestPacket: PacketInfo?, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
     ) -> CharacteristicActivity {
         let definition = HAPCatalog.characteristic(type)
         // The format the accessory declared in its signature, else the catalogue's.
@@ -295,7 +315,7 @@ final class BLEConnection {
             connection: info, deviceID: deviceID, kind: kind, id: CharacteristicID(aid: 1, iid: UInt64(iid ?? 0)), type: type,
             name: definition?.name, unit: definition?.unit, format: format,
             value: value.map { BLECharacteristicValue.interpret($0, as: format) }, timedWrite: timedWrite,
-            requestPacket: requestPacket)
+            requestPacket: requestPacket, servedWithoutRequiredSession: servedWithoutRequiredSession)
     }
 
     private static func parameters(_ body: [UInt8]) -> HAPPDUParameters? {
@@ -387,7 +407,7 @@ final class BLEConnection {
 
     /// Closes the connection: what was still being joined is reported, the pairing exchange in
     /// progress ends.
-    func close(reason: ConnectionCloseReason, offset: Int, packet: PacketInfo?) {
+    func close(reason: ConnectionCloseReason, disconnectionReason: HCIStatus? = nil, offset: Int, packet: PacketInfo?) {
         let end = packet ?? lastPacket
         for value in values.finish() { take(value, offset: offset, packet: end) }
         for (direction, var reassembler) in reassemblers {
@@ -397,14 +417,15 @@ final class BLEConnection {
         reportDatabase(packet: end)
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: handshakeSeen, firstPacket: firstPacket,
-            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0)), end)
+            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0,
+            disconnectionReason: disconnectionReason)), end)
     }
 
     private func problem(_ message: String, direction: HAPDirection, packet: PacketInfo) {
         context.emit(.problem(CaptureProblem(.undecodableBLE, message, connection: info, direction: direction)), packet)
     }
 
-    private func sessionProblem(_ kind: SessionProblemEvent.Kind, direction: HAPDirection, counter: UInt64, packet: PacketInfo, _ message: String) {
+    private func sessionProblem(_ kind: SessionProblemEvent.Kind, direction: HAPDirection, counter: UInt64?, packet: PacketInfo, _ message: String) {
         context.emit(.sessionProblem(SessionProblemEvent(
             connection: info, direction: direction, kind: kind, frameCounter: counter, message: message)), packet)
     }

@@ -1,6 +1,8 @@
 import Bluetooth
 import HAPCore
+import HAPCrypto
 import HAPEvents
+import HAPPDU
 import Packets
 import WireParsing
 
@@ -21,6 +23,11 @@ package final class BLETransport {
     private var connectionCount = 0
     /// The capturing host's own address, once a command or its completion names it.
     private var localAddress: BluetoothAddress?
+    /// The characteristic properties each accessory's signature reads gave, kept from one
+    /// connection to the next (for as many accessories as the ble.connections limit allows).
+    private var propertiesByAccessory: [PeerAddress: [UInt16: HAPCharacteristicProperties]] = [:]
+    private var accessoryOrder: [PeerAddress] = []
+    private var advertisements: BLEAdvertisementTracker
     /// Receives every whole HAP PDU: the tests read the story through it.
     package var onPDU: ((BLEPDURecord) -> Void)?
 
@@ -32,6 +39,7 @@ package final class BLETransport {
     package init(context: AnalysisContext) {
         self.context = context
         reassembler = ACLReassembler(limits: context.limits.ble.acl)
+        advertisements = BLEAdvertisementTracker(maximumAdvertisers: context.limits.ble.maximumAdvertisers)
     }
 
     /// Takes one frame of a Bluetooth link type.
@@ -66,8 +74,13 @@ package final class BLETransport {
         case .leMeta(.connectionComplete(let complete)) where complete.status == .success:
             if connections[complete.handle] != nil { close(complete.handle, reason: .superseded, offset: offset, packet: packet) }
             open(complete.handle, peer: complete.peerAddress, hostIsController: complete.isCentral, handshakeSeen: true, packet: packet)
+        case .leMeta(.advertisingReports(let reports)):
+            for report in reports { advertised(report.data, from: report.address, packet: packet) }
+        case .leMeta(.extendedAdvertisingReports(let reports)):
+            // Data still to come in another report (status 1) or cut short (2) is not whole.
+            for report in reports where report.dataStatus == 0 { advertised(report.data, from: report.address, packet: packet) }
         case .disconnectionComplete(let disconnection) where disconnection.status == .success:
-            close(disconnection.handle, reason: .closed, offset: offset, packet: packet)
+            close(disconnection.handle, reason: .closed, disconnectionReason: disconnection.reason, offset: offset, packet: packet)
         case .commandComplete(let complete) where complete.opcode == Self.readBDAddress:
             // Return parameters: status (1), BD_ADDR (6).
             if complete.returnParameters.count == 7, complete.returnParameters[0] == 0 {
@@ -75,6 +88,40 @@ package final class BLETransport {
             }
         default:
             break
+        }
+    }
+
+    // MARK: Advertisements
+
+    /// HAP-BLE: an accessory advertises in Apple manufacturer data (company 0x004C); other Apple
+    /// types (iBeacon, AirPlay, …) are not HomeKit's and are passed over.
+    private func advertised(_ data: AdvertisingData, from advertiser: BluetoothAddress, packet: PacketInfo) {
+        for structure in data.structures where structure.type == .manufacturerSpecificData && structure.data.count >= 2 {
+            guard UInt16(structure.data[0]) | UInt16(structure.data[1]) << 8 == HAPBLEAdvertisement.appleCompanyID else { continue }
+            // The length byte, the AD type and the company identifier come before the Apple data.
+            let bytes = Array(structure.data[2...])
+            var cursor = ByteCursor(bytes.span.bytes, layer: .hapPDU, baseOffset: structure.offset + 4)
+            let advertisement: HAPBLEAdvertisement
+            do throws(DecodeError) {
+                advertisement = try HAPBLEAdvertisement(manufacturerData: &cursor)
+            } catch {
+                if error.code != .unsupported { problem("packet \(packet.number): the HomeKit advertisement from \(advertiser): \(error)", packet: packet) }
+                continue
+            }
+            let forgotten = advertisements.forgotten
+            let sighting = advertisements.observe(advertisement, from: advertiser)
+            if advertisements.forgotten > forgotten {
+                context.limitReached(.bleAdvertisers, "more HomeKit advertisers than the ble.advertisers limit: the oldest was forgotten", packet)
+            }
+            guard case .new(let previous) = sighting else { continue }
+            var setupHash: SetupHashCheck?
+            if case .regular(let regular) = advertisement, let advertised = regular.setupHash, let setupID = context.configuration.setupID {
+                let deviceID = regular.deviceIDText
+                setupHash = SetupHashCheck(setupID: setupID.text, deviceID: deviceID,
+                                           expected: SetupHash(setupID: setupID, deviceID: deviceID).bytes, advertised: advertised)
+            }
+            context.emit(.bleAdvertisement(BLEAdvertisementEvent(
+                advertiser: advertiser, advertisement: advertisement, previous: previous, setupHash: setupHash)), packet)
         }
     }
 
@@ -133,7 +180,9 @@ package final class BLETransport {
         let info = ConnectionInfo(
             id: connectionCount, transport: .bluetoothLE(connectionHandle: handle),
             controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
-        let connection = BLEConnection(info: info, handshakeSeen: handshakeSeen, packet: packet, context: context, onPDU: onPDU)
+        let connection = BLEConnection(
+            info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,
+            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], onPDU: onPDU)
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
         context.emit(.connectionOpened(ConnectionOpenedEvent(
@@ -141,11 +190,27 @@ package final class BLETransport {
         return (connection, hostIsController)
     }
 
-    private func close(_ handle: UInt16, reason: ConnectionCloseReason, offset: Int, packet: PacketInfo?) {
+    private func close(
+        _ handle: UInt16, reason: ConnectionCloseReason, disconnectionReason: HCIStatus? = nil, offset: Int, packet: PacketInfo?
+    ) {
         guard let entry = connections.removeValue(forKey: handle) else { return }
         connectionOrder.removeAll { $0 == handle }
         for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
-        entry.connection.close(reason: reason, offset: offset, packet: packet)
+        entry.connection.close(reason: reason, disconnectionReason: disconnectionReason, offset: offset, packet: packet)
+        remember(entry.connection)
+    }
+
+    private func remember(_ connection: BLEConnection) {
+        let properties = connection.signatures.compactMapValues(\.properties)
+        guard !properties.isEmpty else { return }
+        let accessory = connection.info.accessory
+        if propertiesByAccessory[accessory] == nil {
+            if accessoryOrder.count >= context.limits.ble.maximumConnections {
+                propertiesByAccessory.removeValue(forKey: accessoryOrder.removeFirst())
+            }
+            accessoryOrder.append(accessory)
+        }
+        propertiesByAccessory[accessory, default: [:]].merge(properties) { $1 }
     }
 
     /// Closes every connection still open: the capture ended.

@@ -105,6 +105,8 @@ public struct AnalysisLimit: Sendable {
                       read: { $0.ble.maximumAttributes }, write: { $0.ble.maximumAttributes = $1 }),
         AnalysisLimit(.blePDUBody, .bytes, "largest HAP-BLE PDU body joined from fragments", minimum: 512,
                       read: { $0.ble.maximumPDUBodyLength }, write: { $0.ble.maximumPDUBodyLength = $1 }),
+        AnalysisLimit(.bleAdvertisers, .count, "HomeKit Bluetooth LE advertisers remembered", minimum: 1,
+                      read: { $0.ble.maximumAdvertisers }, write: { $0.ble.maximumAdvertisers = $1 }),
     ]
 
     /// The bound named `name`, if there is one.

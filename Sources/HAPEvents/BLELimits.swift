@@ -8,11 +8,12 @@ extension LimitName {
     public static let bleGATTValue = LimitName("ble.gatt-value")
     public static let bleAttributes = LimitName("ble.attributes")
     public static let blePDUBody = LimitName("ble.pdu-body")
+    public static let bleAdvertisers = LimitName("ble.advertisers")
 }
 
 /// Bounds on what HAP over Bluetooth LE holds: connections, L2CAP frames in reassembly, GATT
-/// values being joined from long reads and writes, the attribute table discovery builds, and
-/// HAP PDU bodies joined from fragments.
+/// values being joined from long reads and writes, the attribute table discovery builds, HAP PDU
+/// bodies joined from fragments, and the advertisers remembered.
 public struct BLELimits: Sendable {
     /// LE connections tracked at once; beyond it the oldest is closed.
     public var maximumConnections = 64
@@ -24,6 +25,9 @@ public struct BLELimits: Sendable {
     public var maximumAttributes = 4096
     /// The longest HAP PDU body joined from fragments (the body length is 16 bits).
     public var maximumPDUBodyLength = 65_535
+    /// HomeKit advertisers whose latest advertisement is remembered (to tell new data from
+    /// repeats); beyond it the oldest is forgotten.
+    public var maximumAdvertisers = 1024
 
     public init() {}
 }

@@ -37,12 +37,17 @@ public struct CharacteristicActivity: Sendable {
     public let requestPacket: PacketInfo?
     /// Whether the accessory answered at all (a write with no response before the connection ended).
     public let answered: Bool
+    /// The accessory served this read or write outside a secured session although the
+    /// characteristic allows it only inside one (HAP-BLE: Secure Read or Secure Write without
+    /// Read or Write in its properties; HomeKitADK HAPBLEProcedure.c answers Insufficient
+    /// Authentication there). Judged by the transport, which knows the properties.
+    public let servedWithoutRequiredSession: Bool
 
     public init(
         connection: ConnectionInfo, deviceID: String?, kind: Kind, id: CharacteristicID, type: HAPUUID? = nil,
         name: String? = nil, unit: CharacteristicUnit? = nil, format: CharacteristicFormat? = nil,
         value: InterpretedValue? = nil, structure: TLV8StructuredValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
-        requestPacket: PacketInfo? = nil, answered: Bool = true
+        requestPacket: PacketInfo? = nil, answered: Bool = true, servedWithoutRequiredSession: Bool = false
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -58,5 +63,6 @@ public struct CharacteristicActivity: Sendable {
         self.timedWrite = timedWrite
         self.requestPacket = requestPacket
         self.answered = answered
+        self.servedWithoutRequiredSession = servedWithoutRequiredSession
     }
 }

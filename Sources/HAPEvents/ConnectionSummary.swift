@@ -1,3 +1,4 @@
+import Bluetooth
 import Packets
 
 /// The end of a HAP connection, with its counters.
@@ -18,12 +19,15 @@ public struct ConnectionSummary: Sendable {
     public let httpMessages: Int
     /// The requests still waiting for their responses when the connection ended, oldest first.
     public let unansweredRequests: [UnansweredRequest]
+    /// HAP over Bluetooth LE: the reason the HCI Disconnection Complete event gave (Core Vol 1
+    /// Part F: 0x13 the remote user ended it, 0x16 the local host did, 0x08 supervision timeout).
+    public let disconnectionReason: HCIStatus?
 
     public init(
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
         frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int,
-        unansweredRequests: [UnansweredRequest] = []
+        unansweredRequests: [UnansweredRequest] = [], disconnectionReason: HCIStatus? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -37,6 +41,7 @@ public struct ConnectionSummary: Sendable {
         self.decrypted = decrypted
         self.httpMessages = httpMessages
         self.unansweredRequests = unansweredRequests
+        self.disconnectionReason = disconnectionReason
     }
 
     /// A request the accessory had not answered when the connection ended.

@@ -24,6 +24,8 @@ public struct HAPEvent: Sendable {
         /// Something could not be analysed; the rest goes on.
         case problem(CaptureProblem)
         case advertisement(AdvertisementEvent)
+        /// A HomeKit advertisement of HAP over Bluetooth LE with new data.
+        case bleAdvertisement(BLEAdvertisementEvent)
         case mdnsQuery(DiscoveryQueryEvent)
         /// A connection was recognised as HAP.
         case connectionOpened(ConnectionOpenedEvent)

@@ -1,4 +1,5 @@
-/// Something wrong with an encrypted session, reported once where it first shows.
+/// Something wrong with an encrypted session or with the exchanges a connection carries,
+/// reported once where it first shows.
 public struct SessionProblemEvent: Sendable {
     public let connection: ConnectionInfo
     public let direction: HAPDirection
@@ -32,5 +33,8 @@ public struct SessionProblemEvent: Sendable {
         case gap = "gap"
         /// The frame length field makes no sense, so frames cannot be followed any further.
         case frameBoundaryLost = "frame-boundary-lost"
+        /// A HAP PDU response carries another transaction ID than the request it answers (HAP-BLE
+        /// and HAP over CoAP: HomeKitADK HAPBLEProcedure.c answers with the request's TID).
+        case transactionMismatch = "transaction-mismatch"
     }
 }

@@ -56,6 +56,8 @@ public final class CaptureModel: HAPEventConsumer {
         public var categoryName: String?
         public var configurationNumber: UInt64?
         public var statusFlags: HAPStatusFlags?
+        /// HAP over Bluetooth LE: the global state number of the latest regular advertisement.
+        public var globalStateNumber: UInt16?
         /// Where it was reached: advertised endpoints and the accessory side of its connections.
         public var endpoints: [PeerAddress] = []
         public var advertisements = 0
@@ -133,6 +135,8 @@ public final class CaptureModel: HAPEventConsumer {
             problemCounts[problem.kind, default: 0] += 1
             if problems.count < retentionLimit { problems.append((event.packet, problem)) } else { counts.droppedProblems += 1 }
         case .advertisement(let advertisement):
+            record(advertisement, packet: event.packet)
+        case .bleAdvertisement(let advertisement):
             record(advertisement, packet: event.packet)
         case .mdnsQuery, .decryptedData:
             break
@@ -222,6 +226,27 @@ public final class CaptureModel: HAPEventConsumer {
                 if !accessory.endpoints.contains(endpoint) { accessory.endpoints.append(endpoint) }
             }
         }
+        accessories[index] = accessory
+        absorbAccessoriesKnownByEndpoint(into: index)
+    }
+
+    /// A HAP-BLE advertisement: a regular one says what the Bonjour TXT record says over IP;
+    /// an encrypted notification is counted.
+    private func record(_ advertisement: BLEAdvertisementEvent, packet: PacketInfo?) {
+        counts.advertisements += 1
+        guard let regular = advertisement.regular else { return }
+        let key = regular.deviceIDText
+        guard let index = accessoryIndex[key] ?? (accessories.count < retentionLimit ? addAccessory(key: key, deviceID: key, packet: packet) : nil)
+        else { return }
+        var accessory = accessories[index]
+        accessory.advertisements += 1
+        accessory.categoryIdentifier = UInt64(regular.category)
+        accessory.categoryName = HAPCatalog.categoryName(Int(regular.category)) ?? accessory.categoryName
+        accessory.configurationNumber = UInt64(regular.configurationNumber)
+        accessory.statusFlags = HAPStatusFlags(rawValue: UInt64(regular.statusFlags))
+        accessory.globalStateNumber = regular.globalStateNumber
+        let endpoint = PeerAddress.bluetooth(advertisement.advertiser)
+        if !accessory.endpoints.contains(endpoint) { accessory.endpoints.append(endpoint) }
         accessories[index] = accessory
         absorbAccessoriesKnownByEndpoint(into: index)
     }

@@ -1,4 +1,5 @@
 import DNS
+import HAPCatalog
 import HAPEvents
 
 /// `hapscope discover`: every HAP and Matter advertisement over time with its TXT keys
@@ -31,7 +32,7 @@ public struct DiscoveryLines: StreamedText {
 
     public func carries(_ kind: HAPEvent.Kind) -> Bool {
         switch kind {
-        case .advertisement, .mdnsQuery: true
+        case .advertisement, .bleAdvertisement, .mdnsQuery: true
         default: false
         }
     }
@@ -44,6 +45,12 @@ public struct DiscoveryLines: StreamedText {
                 instances.insert(advertisement.service.name.escapedText.lowercased())
             }
             writeAdvertisement(advertisement, event: event, on: page)
+        case .bleAdvertisement(let advertisement):
+            advertisements += 1
+            if let regular = advertisement.regular, instances.count < Self.maximumInstancesCounted {
+                instances.insert(regular.deviceIDText.lowercased())
+            }
+            writeBLEAdvertisement(advertisement, event: event, on: page)
         case .mdnsQuery(let query):
             queries += 1
             page.write(EventText.prefix(event.packet, clock: page.clock, style: page.style) + "  "
@@ -59,6 +66,25 @@ public struct DiscoveryLines: StreamedText {
             + (instances.count < Self.maximumInstancesCounted ? "" : "at least ")
             + "\(instances.count) instance\(instances.count == 1 ? "" : "s"), "
             + "\(queries) browsing quer\(queries == 1 ? "y" : "ies")"
+    }
+
+    /// A HAP-BLE advertisement: one line, and on first sighting (or with `verbose`) what its
+    /// fields mean (HomeKitADK HAPBLEAccessoryServer+Advertising.c).
+    private func writeBLEAdvertisement(_ advertisement: BLEAdvertisementEvent, event: HAPEvent, on page: TextPage) {
+        let style = page.style
+        page.write(EventText.prefix(event.packet, clock: page.clock, style: style) + "  "
+            + style.paint(EventText.padRight("ble", 9), .heading) + EventText.bleAdvertisementLine(advertisement, style: style) + "\n")
+        guard let regular = advertisement.regular, verbose || advertisement.isFirstSighting else { return }
+        let indent = String(repeating: " ", count: 22)
+        let category = HAPCatalog.categoryName(Int(regular.category)).map { " (\($0))" } ?? ""
+        let lines = [
+            "status flags \(regular.statusFlags): " + (regular.isPaired ? "paired" : "not paired, accepts pair-setup"),
+            "category \(regular.category)\(category)",
+            "global state number \(regular.globalStateNumber): grows when a characteristic changes while no controller is connected",
+            "configuration number \(regular.configurationNumber): grows when the accessory database changes",
+            "compatible version \(regular.compatibleVersion)",
+        ]
+        for line in lines { page.write(indent + line + "\n") }
     }
 
     private func writeAdvertisement(_ advertisement: AdvertisementEvent, event: HAPEvent, on page: TextPage) {

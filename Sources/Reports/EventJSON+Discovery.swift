@@ -4,6 +4,37 @@ import HAPJSON
 import WireParsing
 
 extension EventJSON {
+    /// A HomeKit advertisement of HAP over Bluetooth LE (docs/json.md, `ble-advertisement`).
+    static func writeBLEAdvertisement(_ event: BLEAdvertisementEvent, into writer: inout JSONWriter) {
+        writer.member("advertiser", event.advertiser.description)
+        switch event.advertisement {
+        case .regular(let regular):
+            writer.member("kind", "regular")
+            writer.member("firstSighting", event.isFirstSighting)
+            writer.member("deviceID", regular.deviceIDText)
+            writer.member("statusFlags", Int(regular.statusFlags))
+            writer.member("paired", regular.isPaired)
+            writer.member("category", Int(regular.category))
+            writer.member("globalStateNumber", Int(regular.globalStateNumber))
+            writer.member("configurationNumber", Int(regular.configurationNumber))
+            writer.member("compatibleVersion", Int(regular.compatibleVersion))
+            writer.member("setupHash", regular.setupHash.map { Hex.encode($0) })
+            if let previous = event.previous {
+                writer.objects("changes", event.changedFields) { writer, field in
+                    writer.member("field", field.rawValue)
+                    writer.member("old", previous.value(of: field))
+                    writer.member("new", regular.value(of: field))
+                }
+            }
+            writer.member("setupHashMatches", event.setupHash?.matches)
+        case .encryptedNotification(let notification):
+            writer.member("kind", "encrypted-notification")
+            writer.member("advertisingID", Hex.encode(notification.advertisingID))
+            writer.member("encryptedPayload", Hex.encode(notification.encryptedPayload))
+            writer.member("truncatedTag", Hex.encode(notification.truncatedTag))
+        }
+    }
+
     static func writeAdvertisement(_ event: AdvertisementEvent, into writer: inout JSONWriter) {
         let service = event.service
         writer.member("sender", event.sender.description)

@@ -18,6 +18,7 @@ public enum EventJSON {
         case .inputOpened: "input-opened"
         case .problem: "problem"
         case .advertisement: "advertisement"
+        case .bleAdvertisement: "ble-advertisement"
         case .mdnsQuery: "mdns-query"
         case .connectionOpened: "connection-opened"
         case .httpMessage: "http-message"
@@ -56,6 +57,8 @@ public enum EventJSON {
             writer.member("message", problem.message)
         case .advertisement(let advertisement):
             writeAdvertisement(advertisement, into: &writer)
+        case .bleAdvertisement(let advertisement):
+            writeBLEAdvertisement(advertisement, into: &writer)
         case .mdnsQuery(let query):
             writeQuery(query, into: &writer)
         case .connectionOpened(let opened):

@@ -2,6 +2,7 @@ import DNS
 import HAPEvents
 import HTTP1
 import Packets
+import WireParsing
 
 /// One line per event, tcpdump style: when, which packet, what kind of thing, what happened.
 ///
@@ -33,6 +34,8 @@ enum EventText {
             return ("problem", style.paint(TerminalText.sanitized(problem.message), .warning), .warning)
         case .advertisement(let advertisement):
             return ("mdns", advertisementLine(advertisement, style: style), .heading)
+        case .bleAdvertisement(let advertisement):
+            return ("ble adv", bleAdvertisementLine(advertisement, style: style), .heading)
         case .mdnsQuery(let query):
             return ("mdns", queryLine(query), .dim)
         case .connectionOpened(let opened):
@@ -106,6 +109,28 @@ enum EventText {
         let problems = AdvertisementPresentation(event).diagnostics.count
         if problems > 0 { text += style.paint(" (\(problems) diagnostic\(problems == 1 ? "" : "s"))", .warning) }
         return text
+    }
+
+    /// `regular 1A:2B:3C:4D:5E:6F from E1:2B:3C:4D:5E:6F sf=0 ci=5 gsn=3 c#=1 changed gsn 2→3`.
+    static func bleAdvertisementLine(_ event: BLEAdvertisementEvent, style: TextStyle) -> String {
+        switch event.advertisement {
+        case .regular(let regular):
+            var text = "regular \(regular.deviceIDText) from \(event.advertiser)"
+            text += " sf=\(regular.statusFlags) (\(regular.isPaired ? "paired" : "not paired")) ci=\(regular.category)"
+                + " gsn=\(regular.globalStateNumber) c#=\(regular.configurationNumber) cv=\(regular.compatibleVersion)"
+            if let hash = regular.setupHash { text += " sh=\(Hex.encode(hash))" }
+            if let previous = event.previous, !event.changedFields.isEmpty {
+                let changes = event.changedFields.map { "\($0.rawValue) \(previous.value(of: $0) ?? "–")→\(regular.value(of: $0) ?? "–")" }
+                text += style.paint(" changed " + changes.joined(separator: ", "), .changed)
+            }
+            if let matches = event.setupHash?.matches {
+                text += matches ? style.paint(" (setup hash matches)", .good) : style.paint(" (setup hash does not match the setup ID)", .bad)
+            }
+            return text
+        case .encryptedNotification(let notification):
+            return "encrypted notification from \(event.advertiser), advertising ID \(Hex.encode(notification.advertisingID)), "
+                + "\(notification.encryptedPayload.count) sealed bytes"
+        }
     }
 
     static func queryLine(_ query: DiscoveryQueryEvent) -> String {

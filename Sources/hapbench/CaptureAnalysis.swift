@@ -86,6 +86,8 @@ final class EventTally: HAPEventConsumer {
         case .advertisement(let advertisement):
             advertisements += 1
             if !advertisement.messageDiagnostics.isEmpty { problem("mDNS diagnostics: \(advertisement.messageDiagnostics)") }
+        case .bleAdvertisement:
+            advertisements += 1
         case .accessoryDatabase(let database):
             databases += 1
             if let error = database.error { problem("database: \(error)") }

@@ -120,6 +120,8 @@ struct RecordedBLECaptureTests {
             #expect(connection["accessory"]?.stringValue == "\(event.connection.accessory)/random")
         }
         #expect(closed.allSatisfy { $0.reason == .closed && $0.encrypted })
+        // The truth's reason is the HCI error code of Disconnection Complete (0x13: the remote user ended it).
+        #expect(closed.map { $0.disconnectionReason.map { Int64($0.rawValue) } } == truth.map { $0["reason"]?.numberValue?.int64Value })
     }
 
     @Test("Every session of the truth starts, by pair-verify or pair-resume, with both directions decryptable", arguments: BLEAnalysis.scenarios)
@@ -152,8 +154,9 @@ struct RecordedBLECaptureTests {
 
     @Test("The misbehaviours are reported: a wrong TID, a skipped nonce, plaintext after the session was secured")
     func misbehaviours() throws {
-        let wrongTID = try BLEAnalysis("ble-wrong-tid").payloads { if case .problem(let value) = $0 { value } else { nil } }
-        #expect(wrongTID.contains { $0.kind == .undecodableBLE && $0.message.contains("has TID 71") && $0.message.contains("TID 70") })
+        let wrongTID = try BLEAnalysis("ble-wrong-tid").payloads { if case .sessionProblem(let value) = $0 { value } else { nil } }
+        #expect(wrongTID.map(\.kind) == [.transactionMismatch] && wrongTID.first?.direction == .accessoryToController)
+        #expect(wrongTID.first.map { $0.message.contains("has TID 71") && $0.message.contains("TID 70") } == true)
         let skip = try BLEAnalysis("ble-nonce-skip").payloads { if case .sessionProblem(let value) = $0 { value } else { nil } }
         #expect(skip.map(\.kind) == [.counterSkipped] && skip.first?.frameCounter == 12)
         let plaintext = try BLEAnalysis("ble-plaintext-after-secure").payloads { if case .sessionProblem(let value) = $0 { value } else { nil } }

@@ -18,7 +18,7 @@ struct AnalysisLimitTests {
             .jsonDocument, .jsonDepth, .jsonValues, .jsonString, .jsonNumber, .ipFragmentDatagrams, .ipFragmentBytes,
             .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .frameJoinChecks, .httpPendingRequests, .mdnsInstances,
             .coapSessions, .coapCounterSearch, .coapBlockwiseBody, .coapPendingRequests,
-            .bleConnections, .bleL2CAPFrame, .bleL2CAPPending, .bleGATTValue, .bleAttributes, .blePDUBody,
+            .bleConnections, .bleL2CAPFrame, .bleL2CAPPending, .bleGATTValue, .bleAttributes, .blePDUBody, .bleAdvertisers,
         ]
         #expect(Set(names) == Set(declared))
     }

@@ -24,6 +24,17 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
         return files.filter { $0.hasSuffix(".truth.json") }.map { String($0.dropLast(".truth.json".count)) }.sorted()
     }()
 
+    /// Every scenario of a transport's own folder (`ble`, `coap`), by name with the folder
+    /// (`ble/lamp`), sorted.
+    public static func all(in folder: String) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)) ?? []
+        return files.filter { $0.hasSuffix(".truth.json") }.map { folder + "/" + $0.dropLast(".truth.json".count) }.sorted()
+    }
+
+    /// Every scenario of HAP over Bluetooth LE (`captures/ble/`) and over Thread (`captures/coap/`).
+    public static let ble = all(in: "ble")
+    public static let coap = all(in: "coap")
+
     /// The scenarios of the libraries as published.
     public static let clean: [String] = all.filter { (try? RecordedCapture($0).misbehaviours().isEmpty) == true }
     /// The scenarios in which a peer breaks HAP's rules on purpose (`misbehaviours`).
@@ -158,9 +169,12 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
         public let rule: String
         /// The controller's `ip:port`, or nil for mDNS and the accessory as a whole.
         public let connection: String?
+        /// The connection's number where the truth counts connections (HAP over Bluetooth LE:
+        /// 1, 2, … in the order they opened).
+        public var connectionNumber: Int? = nil
         public let detail: String
 
-        public var description: String { "\(rule) on \(connection ?? "no connection")" }
+        public var description: String { "\(rule) on \(connection ?? connectionNumber.map { "connection \($0)" } ?? "no connection")" }
 
         /// Declared as HAP's design rather than a misbehaviour (`BY DESIGN, NOT A MISBEHAVIOUR`):
         /// the audit must report it, at info at most.
@@ -170,6 +184,7 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
     public func misbehaviours() throws -> [Misbehaviour] {
         try truth()["misbehaviours"]?.arrayValue?.map { entry in
             Misbehaviour(rule: entry["rule"]?.stringValue ?? "", connection: entry["connection"]?.stringValue,
+                         connectionNumber: entry["connection"]?.numberValue?.int64Value.map(Int.init),
                          detail: entry["detail"]?.stringValue ?? "")
         } ?? []
     }

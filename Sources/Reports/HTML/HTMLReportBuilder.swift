@@ -89,8 +89,8 @@ public final class HTMLReportBuilder: HAPEventConsumer {
             if let packet = event.packet, let number = activity.value?.value.numericValue {
                 recordPlotPoint(activity, value: number, packet: packet)
             }
-        case .inputOpened, .problem, .connectionOpened, .httpMessage, .sessionStarted, .sessionJoined, .sessionProblem, .decryptedData,
-             .accessoryDatabase, .databaseDump, .connectionClosed, .inputEnded:
+        case .inputOpened, .problem, .bleAdvertisement, .connectionOpened, .httpMessage, .sessionStarted, .sessionJoined,
+             .sessionProblem, .decryptedData, .accessoryDatabase, .databaseDump, .connectionClosed, .inputEnded:
             break
         }
     }

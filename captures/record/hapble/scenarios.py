@@ -32,7 +32,7 @@ class ArmedMisbehaviour(Misbehaviour):
 
 
 class WrongTid(ArmedMisbehaviour):
-    rule = "ble-wrong-tid"
+    rule = "transaction-id-mismatch"
 
     def response_tid(self, accessory, session, request):
         wrong = (request.tid + 1) % 256
@@ -42,7 +42,7 @@ class WrongTid(ArmedMisbehaviour):
 
 
 class NonceSkip(ArmedMisbehaviour):
-    rule = "ble-nonce-skip"
+    rule = "nonce-skip"
 
     def __init__(self) -> None:
         self.target = False
@@ -61,7 +61,7 @@ class NonceSkip(ArmedMisbehaviour):
 
 
 class PlaintextAfterSecure(ArmedMisbehaviour):
-    rule = "ble-plaintext-after-secure"
+    rule = "plaintext-after-encryption"
 
     def seal_response(self, accessory, session, request):
         if self.trigger(accessory, session, request, f"response to the Char-Read of IID {ON} (TID {request.tid}) sent in plaintext "
@@ -71,7 +71,7 @@ class PlaintextAfterSecure(ArmedMisbehaviour):
 
 
 class UnauthenticatedSecureRead(Misbehaviour):
-    rule = "ble-unauthenticated-secure-read"
+    rule = "secure-access-without-session"
 
     def allow_read(self, accessory, session, characteristic):
         accessory.journal.misbehaviour(self.rule, session.index, f"Char-Read of IID {characteristic.iid} (properties "

@@ -28,7 +28,7 @@ Y2K = 946684800
 REQUIRED = {"schema": int, "transport": str, "scenario": str, "accessory": dict, "controllers": list, "connections": list,
             "sessions": list, "advertisements": list, "broadcasts": list, "gatt": list, "att": list, "pdus": list,
             "pairings": list, "misbehaviours": list, "notes": list}
-RULES = {"ble-wrong-tid", "ble-nonce-skip", "ble-plaintext-after-secure", "ble-unauthenticated-secure-read"}
+RULES = {"transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session"}
 
 
 def read_pcap(path: Path) -> tuple[int, list[tuple[float, int, bytes]]]:
@@ -211,10 +211,10 @@ def _check_pdus(truth: dict, keys: dict, problems: list[str]) -> set[tuple[str, 
                     problems.append(f"connection {connection}: fragment does not decrypt with the logged key")
                     continue
                 if counter != expected:
-                    anomalies.add(("ble-nonce-skip", connection))
+                    anomalies.add(("nonce-skip", connection))
                 counters[counter_key] = counter + 1
             elif session is not None:
-                anomalies.add(("ble-plaintext-after-secure", connection))
+                anomalies.add(("plaintext-after-encryption", connection))
             if plaintext.hex() != fragment["plaintext"]:
                 problems.append(f"connection {connection}: decrypted fragment differs from the truth's plaintext")
             try:
@@ -235,7 +235,7 @@ def _check_pdus(truth: dict, keys: dict, problems: list[str]) -> set[tuple[str, 
         if direction == "controller-to-accessory":
             last_request[(connection, handle)] = decoded.tid
         elif last_request.get((connection, handle)) not in (None, decoded.tid):
-            anomalies.add(("ble-wrong-tid", connection))
+            anomalies.add(("transaction-id-mismatch", connection))
     return anomalies
 
 
@@ -259,7 +259,7 @@ def _unauthenticated_reads(truth: dict) -> set[tuple[str, int]]:
             continue
         bits = properties.get(record["handle"], 0)
         if bits & 0x0010 and not bits & 0x0001 and _session_at(truth, record["connection"], record["time"]) is None:
-            found.add(("ble-unauthenticated-secure-read", record["connection"]))
+            found.add(("secure-access-without-session", record["connection"]))
     return found
 
 
