@@ -108,21 +108,16 @@ public enum PairingsMessage: Sendable, Hashable {
     public static func decode(
         _ body: TLV8Body, expectedState: PairingState? = nil, requestMethod: PairingMethod? = nil
     ) -> DecodedPairingBody<PairingsMessage> {
-        var decoder = PairingBodyDecoder(body)
-        guard let state = decoder.resolveState(expected: expectedState, steps: 1 ... 2) else {
-            return decoder.finish(nil, state: nil)
+        PairingBodyDecoder.decode(body, expectedState: expectedState, steps: 1 ... 2, error: PairingsMessage.error) {
+            decoder, state in
+            state == .m1 ? request(&decoder, method: requestMethod) : response(&decoder, method: requestMethod)
         }
-        if let response = decoder.errorResponse(state: state) {
-            return decoder.finish(.error(response), state: state)
-        }
-        let message = state == .m1 ? request(&decoder, method: requestMethod) : response(&decoder, method: requestMethod)
-        return decoder.finish(message, state: state)
     }
 
     private static func request(_ decoder: inout PairingBodyDecoder, method contextMethod: PairingMethod?) -> PairingsMessage? {
         // The request's own Method decides which items belong; `match` notes a malformed one.
         let sentMethod = decoder.body.first(.method).flatMap { $0.value.count == 1 ? PairingMethod(rawValue: $0.value[0]) : nil }
-        let items = decoder.match(decoder.body.items[...], rules: requestRules(for: sentMethod ?? contextMethod))
+        let items = decoder.match(rules: requestRules(for: sentMethod ?? contextMethod))
         switch decoder.method(items, allowed: [.addPairing, .removePairing, .listPairings]) ?? contextMethod {
         case .addPairing:
             return .addPairingM1(AddPairingM1(
@@ -142,10 +137,10 @@ public enum PairingsMessage: Sendable, Hashable {
         case .listPairings:
             return .listPairingsM2(listPairings(&decoder))
         case .addPairing:
-            _ = decoder.match(decoder.body.items[...], rules: [])
+            _ = decoder.match(rules: [])
             return .addPairingM2
         case .removePairing:
-            _ = decoder.match(decoder.body.items[...], rules: [])
+            _ = decoder.match(rules: [])
             return .removePairingM2
         case nil where decoder.body.items.contains(where: isListItem):
             return .listPairingsM2(listPairings(&decoder))
