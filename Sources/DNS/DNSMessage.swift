@@ -77,7 +77,7 @@ public struct DNSMessage: Sendable, Hashable {
                         offset: record.dataOffset, kind: .undecodableRecordData(type: record.type, reason: reason)))
                 }
                 if record.type == .opt {
-                    let misplacement: DNSMessageDiagnostic.Kind? =
+                    let misplacement: DNSMessageProblem? =
                         if !isAdditional { .optionRecordOutsideAdditionalSection }
                         else if sawOptionRecord { .repeatedOptionRecord }
                         else { nil }

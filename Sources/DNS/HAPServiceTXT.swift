@@ -95,9 +95,9 @@ public struct HAPServiceTXT: Sendable, Hashable {
                 meanings.append("pairs with an Apple Authentication Coprocessor (MFi hardware)")
             }
             if flags.contains(.softwareAuthentication) { meanings.append("pairs with software authentication (token)") }
-            if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
-            if meanings.isEmpty { meanings.append("setup code only, no MFi authentication") }
-            explain(entry, "pairing feature flags 0x\(String(number, radix: 16)): " + meanings.joined(separator: "; "))
+            explain(entry, TXTFlagsExplanation.text(
+                "pairing feature flags", number, meanings: meanings, undefinedBits: unknown,
+                ifNone: "setup code only, no MFi authentication"))
         case .deviceID:
             let text = entry.valueText ?? ""
             deviceID = text
@@ -133,9 +133,8 @@ public struct HAPServiceTXT: Sendable, Hashable {
             if flags.contains(.notPaired) { meanings.append("not paired, accepting pair-setup") }
             if flags.contains(.wiFiNotConfigured) { meanings.append("not configured to join Wi-Fi") }
             if flags.contains(.problemDetected) { meanings.append("problem detected") }
-            if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
-            if meanings.isEmpty { meanings.append("paired, no problem reported") }
-            explain(entry, "status flags 0x\(String(number, radix: 16)): " + meanings.joined(separator: "; "))
+            explain(entry, TXTFlagsExplanation.text(
+                "status flags", number, meanings: meanings, undefinedBits: unknown, ifNone: "paired, no problem reported"))
         case .category:
             guard let number = decimal(entry, value) else { return }
             categoryIdentifier = number
@@ -168,7 +167,7 @@ public struct HAPServiceTXT: Sendable, Hashable {
         return number
     }
 
-    private mutating func report(_ entry: ServiceTXT.Entry, _ kind: HAPDiagnostic.Kind) {
+    private mutating func report(_ entry: ServiceTXT.Entry, _ kind: HAPTXTProblem) {
         diagnostics.append(HAPDiagnostic(offset: entry.offset, kind: kind))
     }
 

@@ -181,9 +181,8 @@ public struct MatterServiceTXT: Sendable, Hashable {
             pairingHint = hint
             let unknown = hint.subtracting(.known).rawValue
             if unknown != 0 { report(entry, .unknownBits(key: entry.key, bits: unknown)) }
-            let meanings = hint.meanings + (unknown != 0 ? ["undefined bits 0x\(String(unknown, radix: 16))"] : [])
-            explain(entry, "pairing hint 0x\(String(number, radix: 16)): "
-                + (meanings.isEmpty ? "no hint" : meanings.joined(separator: "; ")))
+            explain(entry, TXTFlagsExplanation.text(
+                "pairing hint", number, meanings: hint.meanings, undefinedBits: unknown, ifNone: "no hint"))
         case .pairingInstruction:
             pairingInstruction = entry.valueText
             explain(entry, "pairing instruction: the N or custom text the pairing hint refers to")
@@ -203,9 +202,8 @@ public struct MatterServiceTXT: Sendable, Hashable {
             if mode.contains(.administrator) { meanings.append("Joint Fabric Administrator") }
             if mode.contains(.anchor) { meanings.append("anchor administrator") }
             if mode.contains(.datastore) { meanings.append("holds the Joint Fabric Datastore") }
-            if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
-            explain(entry, "joint fabric mode 0x\(String(number, radix: 16)): "
-                + (meanings.isEmpty ? "no joint fabric role" : meanings.joined(separator: "; ")))
+            explain(entry, TXTFlagsExplanation.text(
+                "joint fabric mode", number, meanings: meanings, undefinedBits: unknown, ifNone: "no joint fabric role"))
         case .sessionIdleInterval:
             guard let number = decimal(entry, value, maximum: Self.maxRetryInterval) else { return }
             sessionIdleInterval = UInt32(number)
@@ -227,9 +225,8 @@ public struct MatterServiceTXT: Sendable, Hashable {
             var meanings: [String] = []
             if support.contains(.client) { meanings.append("TCP client") }
             if support.contains(.server) { meanings.append("TCP server") }
-            if unknown != 0 { meanings.append("undefined bits 0x\(String(unknown, radix: 16))") }
-            explain(entry, "TCP support 0x\(String(number, radix: 16)): "
-                + (meanings.isEmpty ? "MRP over UDP only" : meanings.joined(separator: "; ")))
+            explain(entry, TXTFlagsExplanation.text(
+                "TCP support", number, meanings: meanings, undefinedBits: unknown, ifNone: "MRP over UDP only"))
         case .longIdleTimeICD:
             guard let flag = boolean(entry, value) else { return }
             isLongIdleTimeICD = flag
@@ -289,7 +286,7 @@ public struct MatterServiceTXT: Sendable, Hashable {
         }
     }
 
-    private mutating func report(_ entry: ServiceTXT.Entry, _ kind: MatterDiagnostic.Kind) {
+    private mutating func report(_ entry: ServiceTXT.Entry, _ kind: MatterTXTProblem) {
         diagnostics.append(MatterDiagnostic(offset: entry.offset, kind: kind))
     }
 

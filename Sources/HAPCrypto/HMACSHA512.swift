@@ -3,7 +3,7 @@ import CSodium
 /// HMAC-SHA-512 (`crypto_auth_hmacsha512_*`), which accepts keys of any length (RFC 2104).
 ///
 /// HKDF-SHA-512 is built on it because libsodium 1.0.18 has no `crypto_kdf_hkdf_*`.
-public struct HMACSHA512: Sendable {
+public struct HMACSHA512: Sendable, MultipartDigest {
     /// The authentication code length, 64 bytes (`crypto_auth_hmacsha512_BYTES`).
     public static let byteCount = Int(crypto_auth_hmacsha512_BYTES)
 
@@ -47,26 +47,13 @@ public struct HMACSHA512: Sendable {
     }
 
     /// Appends `message` (`crypto_auth_hmacsha512_update`).
-    public mutating func update(_ message: RawSpan) {
-        message.withUnsafeBytes { update($0) }
-    }
-
-    /// Appends `message` (`crypto_auth_hmacsha512_update`).
-    public mutating func update(_ message: UnsafeRawBufferPointer) {
+    package mutating func update(_ message: UnsafeRawBufferPointer) {
         crypto_auth_hmacsha512_update(&state, message.sodiumInput, UInt64(message.count))
     }
 
-    /// The authentication code (`crypto_auth_hmacsha512_final`).
-    public consuming func finalize() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: HMACSHA512.byteCount) { buffer, initializedCount in
-            finalize(into: UnsafeMutableRawBufferPointer(buffer))
-            initializedCount = HMACSHA512.byteCount
-        }
-    }
-
-    /// Writes the authentication code into the first 64 bytes of `output`, which the caller
-    /// guarantees are there; HKDF uses it to write derived key bytes straight into secret storage.
-    consuming func finalize(into output: UnsafeMutableRawBufferPointer) {
+    /// `crypto_auth_hmacsha512_final`, then the state is wiped. HKDF writes derived key bytes
+    /// straight into secret storage with it.
+    package consuming func finalize(into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= HMACSHA512.byteCount, "HMAC-SHA-512 output buffer shorter than 64 bytes")
         crypto_auth_hmacsha512_final(&state, output.sodiumOutput!)
         sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha512_state>.size)

@@ -24,15 +24,9 @@ public struct PairingSignedInfo: Sendable, CustomStringConvertible {
     public static func pairVerifyM2(
         accessoryCurvePublicKey: RawSpan, accessoryPairingID: RawSpan, controllerCurvePublicKey: RawSpan
     ) throws(CryptoError) -> PairingSignedInfo {
-        try requireCurveKey(accessoryCurvePublicKey, "AccessoryCvPK")
-        try requireCurveKey(controllerCurvePublicKey, "iOSDeviceCvPK")
-        return accessoryCurvePublicKey.withUnsafeBytes { first in
-            accessoryPairingID.withUnsafeBytes { pairingID in
-                controllerCurvePublicKey.withUnsafeBytes { last in
-                    PairingSignedInfo(.pairVerifyM2, (first, pairingID, last))
-                }
-            }
-        }
+        try pairVerify(
+            .pairVerifyM2, signer: accessoryCurvePublicKey, "AccessoryCvPK", signerPairingID: accessoryPairingID,
+            peer: controllerCurvePublicKey, "iOSDeviceCvPK")
     }
 
     /// HAP: Pair Verify M3, signed by the controller's long-term key:
@@ -42,15 +36,9 @@ public struct PairingSignedInfo: Sendable, CustomStringConvertible {
     public static func pairVerifyM3(
         controllerCurvePublicKey: RawSpan, controllerPairingID: RawSpan, accessoryCurvePublicKey: RawSpan
     ) throws(CryptoError) -> PairingSignedInfo {
-        try requireCurveKey(controllerCurvePublicKey, "iOSDeviceCvPK")
-        try requireCurveKey(accessoryCurvePublicKey, "AccessoryCvPK")
-        return controllerCurvePublicKey.withUnsafeBytes { first in
-            controllerPairingID.withUnsafeBytes { pairingID in
-                accessoryCurvePublicKey.withUnsafeBytes { last in
-                    PairingSignedInfo(.pairVerifyM3, (first, pairingID, last))
-                }
-            }
-        }
+        try pairVerify(
+            .pairVerifyM3, signer: controllerCurvePublicKey, "iOSDeviceCvPK", signerPairingID: controllerPairingID,
+            peer: accessoryCurvePublicKey, "AccessoryCvPK")
     }
 
     /// HAP: Pair Setup M5, signed by the controller's long-term key:
@@ -60,14 +48,9 @@ public struct PairingSignedInfo: Sendable, CustomStringConvertible {
     public static func pairSetupM5(
         controllerSignX: SecretBytes, controllerPairingID: RawSpan, controllerLongTermPublicKey: Ed25519.PublicKey
     ) throws(CryptoError) -> PairingSignedInfo {
-        try requireSignX(controllerSignX, "iOSDeviceX")
-        return controllerSignX.withUnsafeBytes { first in
-            controllerPairingID.withUnsafeBytes { pairingID in
-                controllerLongTermPublicKey.bytes.withUnsafeBytes { last in
-                    PairingSignedInfo(.pairSetupM5, (first, pairingID, last))
-                }
-            }
-        }
+        try pairSetup(
+            .pairSetupM5, signX: controllerSignX, "iOSDeviceX", pairingID: controllerPairingID,
+            longTermPublicKey: controllerLongTermPublicKey)
     }
 
     /// HAP: Pair Setup M6, signed by the accessory's long-term key:
@@ -77,11 +60,39 @@ public struct PairingSignedInfo: Sendable, CustomStringConvertible {
     public static func pairSetupM6(
         accessorySignX: SecretBytes, accessoryPairingID: RawSpan, accessoryLongTermPublicKey: Ed25519.PublicKey
     ) throws(CryptoError) -> PairingSignedInfo {
-        try requireSignX(accessorySignX, "AccessoryX")
-        return accessorySignX.withUnsafeBytes { first in
-            accessoryPairingID.withUnsafeBytes { pairingID in
-                accessoryLongTermPublicKey.bytes.withUnsafeBytes { last in
-                    PairingSignedInfo(.pairSetupM6, (first, pairingID, last))
+        try pairSetup(
+            .pairSetupM6, signX: accessorySignX, "AccessoryX", pairingID: accessoryPairingID,
+            longTermPublicKey: accessoryLongTermPublicKey)
+    }
+
+    /// Pair Verify M2 and M3: the signer's X25519 key ‖ its pairing ID ‖ the peer's X25519 key.
+    /// Each key is followed by its name in HAP, for the error.
+    private static func pairVerify(
+        _ message: PairingMessage, signer signerCurveKey: RawSpan, _ signerKeyName: String, signerPairingID: RawSpan,
+        peer peerCurveKey: RawSpan, _ peerKeyName: String
+    ) throws(CryptoError) -> PairingSignedInfo {
+        try CryptoError.requireSize(signerCurveKey.byteCount, X25519.byteCount, of: signerKeyName)
+        try CryptoError.requireSize(peerCurveKey.byteCount, X25519.byteCount, of: peerKeyName)
+        return signerCurveKey.withUnsafeBytes { first in
+            signerPairingID.withUnsafeBytes { pairingID in
+                peerCurveKey.withUnsafeBytes { last in
+                    PairingSignedInfo(message, (first, pairingID, last))
+                }
+            }
+        }
+    }
+
+    /// Pair Setup M5 and M6: the signer's HKDF-derived X ‖ its pairing ID ‖ its long-term
+    /// public key. X is followed by its name in HAP, for the error.
+    private static func pairSetup(
+        _ message: PairingMessage, signX: SecretBytes, _ signXName: String, pairingID: RawSpan,
+        longTermPublicKey: Ed25519.PublicKey
+    ) throws(CryptoError) -> PairingSignedInfo {
+        try CryptoError.requireSize(signX.count, 32, of: signXName)
+        return signX.withUnsafeBytes { first in
+            pairingID.withUnsafeBytes { pairingID in
+                longTermPublicKey.bytes.withUnsafeBytes { last in
+                    PairingSignedInfo(message, (first, pairingID, last))
                 }
             }
         }
@@ -108,12 +119,4 @@ public struct PairingSignedInfo: Sendable, CustomStringConvertible {
 
     /// The length only: Pair Setup material embeds secret-derived bytes.
     public var description: String { "PairingSignedInfo(\(message), \(bytes.count) bytes)" }
-
-    private static func requireCurveKey(_ key: RawSpan, _ name: String) throws(CryptoError) {
-        try CryptoError.requireSize(key.byteCount, X25519.byteCount, of: name)
-    }
-
-    private static func requireSignX(_ x: SecretBytes, _ name: String) throws(CryptoError) {
-        try CryptoError.requireSize(x.count, 32, of: name)
-    }
 }

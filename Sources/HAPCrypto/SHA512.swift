@@ -1,7 +1,7 @@
 import CSodium
 
 /// SHA-512 (`crypto_hash_sha512_*`), the hash of HAP's SRP, setup hash and HKDF.
-public struct SHA512: Sendable {
+public struct SHA512: Sendable, MultipartDigest {
     /// The digest length, 64 bytes (`crypto_hash_sha512_BYTES`).
     public static let byteCount = Int(crypto_hash_sha512_BYTES)
 
@@ -21,26 +21,12 @@ public struct SHA512: Sendable {
     }
 
     /// Appends `message` (`crypto_hash_sha512_update`).
-    public mutating func update(_ message: RawSpan) {
-        message.withUnsafeBytes { update($0) }
-    }
-
-    /// Appends `message` (`crypto_hash_sha512_update`).
-    public mutating func update(_ message: UnsafeRawBufferPointer) {
+    package mutating func update(_ message: UnsafeRawBufferPointer) {
         crypto_hash_sha512_update(&state, message.sodiumInput, UInt64(message.count))
     }
 
-    /// The digest of everything appended (`crypto_hash_sha512_final`).
-    public consuming func finalize() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: SHA512.byteCount) { buffer, initializedCount in
-            finalize(into: UnsafeMutableRawBufferPointer(buffer))
-            initializedCount = SHA512.byteCount
-        }
-    }
-
-    /// Writes the digest into the first 64 bytes of `output`, which the caller guarantees
-    /// are there, so that a digest used as a key can go straight into secret storage.
-    consuming func finalize(into output: UnsafeMutableRawBufferPointer) {
+    /// `crypto_hash_sha512_final`, then the state is wiped.
+    package consuming func finalize(into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= SHA512.byteCount, "SHA-512 output buffer shorter than 64 bytes")
         crypto_hash_sha512_final(&state, output.sodiumOutput!)
         sodium_memzero(&state, MemoryLayout<crypto_hash_sha512_state>.size)

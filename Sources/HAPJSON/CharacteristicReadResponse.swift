@@ -12,19 +12,15 @@ public struct CharacteristicReadResponse: HAPJSONBody, Hashable {
 
     public init(document: JSONDocument) throws(DecodeError) {
         var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
-        entries = try recorder.decodeCharacteristicList(document.root, body: "characteristic read response") { json, path, recorder in
-            CharacteristicEntry(decoding: json, path: path, recorder: &recorder)
-        }
-        recorder.checkStatusConsistency(entries, requireAll: false)
+        entries = try recorder.decodeResponseEntries(document.root, body: "characteristic read response", requireAllStatuses: false)
         diagnostics = recorder.inDocumentOrder
     }
 
-    /// Reads the common flat shape without a JSON tree when it can (`JSONReader.flatCharacteristicEntries`).
+    /// Reads the common flat shape without a JSON tree when it can (`CharacteristicEntry.flatResponseEntries`).
     public init(parsing cursor: inout ByteCursor, limits: JSONLimits = JSONLimits()) throws(DecodeError) {
-        if let entries = JSONReader.flatCharacteristicEntries(in: cursor, limits: limits), entries.allSatisfy({ $0.status == nil }) || entries.allSatisfy({ $0.status != nil }) {
+        if let entries = CharacteristicEntry.flatResponseEntries(consuming: &cursor, limits: limits, requireAllStatuses: false) {
             self.entries = entries
             diagnostics = []
-            _ = cursor.readRemaining()
             return
         }
         self = try Self(document: JSONDocument(parsing: &cursor, limits: limits))

@@ -11,19 +11,15 @@ public struct CharacteristicWriteResponse: HAPJSONBody, Hashable {
 
     public init(document: JSONDocument) throws(DecodeError) {
         var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
-        entries = try recorder.decodeCharacteristicList(document.root, body: "characteristic write response") { json, path, recorder in
-            CharacteristicEntry(decoding: json, path: path, recorder: &recorder)
-        }
-        recorder.checkStatusConsistency(entries, requireAll: true)
+        entries = try recorder.decodeResponseEntries(document.root, body: "characteristic write response", requireAllStatuses: true)
         diagnostics = recorder.inDocumentOrder
     }
 
-    /// Reads the common flat shape without a JSON tree when it can (`JSONReader.flatCharacteristicEntries`).
+    /// Reads the common flat shape without a JSON tree when it can (`CharacteristicEntry.flatResponseEntries`).
     public init(parsing cursor: inout ByteCursor, limits: JSONLimits = JSONLimits()) throws(DecodeError) {
-        if let entries = JSONReader.flatCharacteristicEntries(in: cursor, limits: limits), entries.allSatisfy({ $0.status != nil }) {
+        if let entries = CharacteristicEntry.flatResponseEntries(consuming: &cursor, limits: limits, requireAllStatuses: true) {
             self.entries = entries
             diagnostics = []
-            _ = cursor.readRemaining()
             return
         }
         self = try Self(document: JSONDocument(parsing: &cursor, limits: limits))

@@ -91,31 +91,21 @@ public struct HAPRequestTarget: Hashable, Sendable {
 }
 
 /// A query part HAP implementations would refuse, kept instead of failing the request.
-public struct HAPRequestTargetDiagnostic: Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: Hashable, Sendable {
-        /// An `id` entry that is not `aid.iid` in decimal, each within 64 bits.
-        case malformedCharacteristicID(String)
-        /// A `meta`, `perms`, `type` or `ev` value other than `0`, `1`, `true` or `false`.
-        case invalidFlagValue(name: String, value: String)
-        /// `true` or `false` as a flag value: HAP-NodeJS accepts it, HomeKitADK accepts only
-        /// `0` and `1`.
-        case textualFlagValue(name: String)
-        /// A parameter given twice; the first one counts.
-        case duplicateParameter(String)
-        case unknownParameter(String)
-        /// A `/characteristics` query without `id`.
-        case missingCharacteristicIDs
-    }
+public typealias HAPRequestTargetDiagnostic = HTTPMessageDiagnostic<HAPRequestTargetProblem>
 
-    /// What was wrong with the part.
-    public var kind: Kind
-    /// The absolute offset of the parameter or entry concerned.
-    public var offset: Int
-
-    public init(_ kind: Kind, offset: Int) {
-        self.kind = kind
-        self.offset = offset
-    }
-
-    public var description: String { "\(kind) at byte \(offset)" }
+/// What is wrong with the query part a `HAPRequestTargetDiagnostic` reports; its offset is that
+/// of the parameter or entry concerned.
+public enum HAPRequestTargetProblem: Hashable, Sendable {
+    /// An `id` entry that is not `aid.iid` in decimal, each within 64 bits.
+    case malformedCharacteristicID(String)
+    /// A `meta`, `perms`, `type` or `ev` value other than `0`, `1`, `true` or `false`.
+    case invalidFlagValue(name: String, value: String)
+    /// `true` or `false` as a flag value: HAP-NodeJS accepts it, HomeKitADK accepts only
+    /// `0` and `1`.
+    case textualFlagValue(name: String)
+    /// A parameter given twice; the first one counts.
+    case duplicateParameter(String)
+    case unknownParameter(String)
+    /// A `/characteristics` query without `id`.
+    case missingCharacteristicIDs
 }

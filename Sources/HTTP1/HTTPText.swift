@@ -80,7 +80,7 @@ struct HTTPText {
 struct HTTPDiagnostics {
     private(set) var all: [HTTPDiagnostic] = []
 
-    mutating func note(_ kind: HTTPDiagnostic.Kind, offset: Int) {
+    mutating func note(_ kind: HTTPDeviation, offset: Int) {
         guard !all.contains(where: { $0.kind == kind }) else { return }
         all.append(HTTPDiagnostic(kind, offset: offset))
     }

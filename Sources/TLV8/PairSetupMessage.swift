@@ -30,7 +30,7 @@ public enum PairSetupMessage: Sendable, Hashable {
         ]
 
         init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
+            let items = decoder.match(rules: Self.rules)
             self.init(method: decoder.method(items, allowed: [.pairSetup, .pairSetupWithAuth]), flags: decoder.flags(items))
         }
     }
@@ -57,7 +57,7 @@ public enum PairSetupMessage: Sendable, Hashable {
         ]
 
         init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
+            let items = decoder.match(rules: Self.rules)
             self.init(publicKey: items.bytes(.publicKey), salt: items.bytes(.salt), flags: decoder.flags(items))
         }
     }
@@ -80,7 +80,7 @@ public enum PairSetupMessage: Sendable, Hashable {
         ]
 
         init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
+            let items = decoder.match(rules: Self.rules)
             self.init(publicKey: items.bytes(.publicKey), proof: items.bytes(.proof))
         }
     }
@@ -104,44 +104,18 @@ public enum PairSetupMessage: Sendable, Hashable {
         ]
 
         init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
+            let items = decoder.match(rules: Self.rules)
             self.init(proof: items.bytes(.proof), encryptedData: items.bytes(.encryptedData))
         }
     }
 
     /// HAP: Pair Setup M5 — the controller's identity, sealed with "PS-Msg05"
     /// (decode the plaintext with `PairingSubTLV.decode(_:for: .pairSetupM5)`).
-    public struct M5: Sendable, Hashable {
-        public var encryptedData: [UInt8]?
-
-        public init(encryptedData: [UInt8]?) {
-            self.encryptedData = encryptedData
-        }
-
-        static let rules: [PairingItemRule] = [.required(.encryptedData, .encryptedData)]
-
-        init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
-            self.init(encryptedData: items.bytes(.encryptedData))
-        }
-    }
+    public typealias M5 = PairingEncryptedDataMessage
 
     /// HAP: Pair Setup M6 — the accessory's identity, sealed with "PS-Msg06"
     /// (decode the plaintext with `PairingSubTLV.decode(_:for: .pairSetupM6)`).
-    public struct M6: Sendable, Hashable {
-        public var encryptedData: [UInt8]?
-
-        public init(encryptedData: [UInt8]?) {
-            self.encryptedData = encryptedData
-        }
-
-        static let rules: [PairingItemRule] = [.required(.encryptedData, .encryptedData)]
-
-        init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
-            self.init(encryptedData: items.bytes(.encryptedData))
-        }
-    }
+    public typealias M6 = PairingEncryptedDataMessage
 
     /// The step this message is.
     public var state: PairingState {
@@ -161,22 +135,17 @@ public enum PairSetupMessage: Sendable, Hashable {
     /// - Parameter expectedState: the step the caller expects from context (the request this
     ///   answers, or the previous step), used when the body has no State item.
     public static func decode(_ body: TLV8Body, expectedState: PairingState? = nil) -> DecodedPairingBody<PairSetupMessage> {
-        var decoder = PairingBodyDecoder(body)
-        guard let state = decoder.resolveState(expected: expectedState, steps: 1 ... 6) else {
-            return decoder.finish(nil, state: nil)
+        PairingBodyDecoder.decode(body, expectedState: expectedState, steps: 1 ... 6, error: PairSetupMessage.error) {
+            decoder, state in
+            switch state {
+            case .m1: .m1(M1(&decoder))
+            case .m2: .m2(M2(&decoder))
+            case .m3: .m3(M3(&decoder))
+            case .m4: .m4(M4(&decoder))
+            case .m5: .m5(M5(&decoder))
+            case .m6: .m6(M6(&decoder))
+            }
         }
-        if let response = decoder.errorResponse(state: state) {
-            return decoder.finish(.error(response), state: state)
-        }
-        let message: PairSetupMessage = switch state {
-        case .m1: .m1(M1(&decoder))
-        case .m2: .m2(M2(&decoder))
-        case .m3: .m3(M3(&decoder))
-        case .m4: .m4(M4(&decoder))
-        case .m5: .m5(M5(&decoder))
-        case .m6: .m6(M6(&decoder))
-        }
-        return decoder.finish(message, state: state)
     }
 
     /// The body as HomeKitADK lays it out (HAP-python and HAP-NodeJS put M2's Salt before

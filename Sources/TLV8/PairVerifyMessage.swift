@@ -41,7 +41,7 @@ public enum PairVerifyMessage: Sendable, Hashable {
 
         init(_ decoder: inout PairingBodyDecoder) {
             let resumes = decoder.body.first(.method)?.value == [PairingMethod.pairResume.rawValue]
-            let items = decoder.match(decoder.body.items[...], rules: resumes ? Self.pairResumeRules : Self.pairVerifyRules)
+            let items = decoder.match(rules: resumes ? Self.pairResumeRules : Self.pairVerifyRules)
             self.init(
                 publicKey: items.bytes(.publicKey),
                 method: decoder.method(items, allowed: [.pairResume]),
@@ -69,28 +69,14 @@ public enum PairVerifyMessage: Sendable, Hashable {
         ]
 
         init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
+            let items = decoder.match(rules: Self.rules)
             self.init(publicKey: items.bytes(.publicKey), encryptedData: items.bytes(.encryptedData))
         }
     }
 
-    /// HAP: Pair Verify M3 — the controller's signed identity.
-    public struct M3: Sendable, Hashable {
-        /// The controller's Identifier and Signature, sealed with "PV-Msg03" (decode the
-        /// plaintext with `PairingSubTLV.decode(_:for: .pairVerifyM3)`).
-        public var encryptedData: [UInt8]?
-
-        public init(encryptedData: [UInt8]?) {
-            self.encryptedData = encryptedData
-        }
-
-        static let rules: [PairingItemRule] = [.required(.encryptedData, .encryptedData)]
-
-        init(_ decoder: inout PairingBodyDecoder) {
-            let items = decoder.match(decoder.body.items[...], rules: Self.rules)
-            self.init(encryptedData: items.bytes(.encryptedData))
-        }
-    }
+    /// HAP: Pair Verify M3 — the controller's Identifier and Signature, sealed with "PV-Msg03"
+    /// (decode the plaintext with `PairingSubTLV.decode(_:for: .pairVerifyM3)`).
+    public typealias M3 = PairingEncryptedDataMessage
 
     /// The step this message is.
     public var state: PairingState {
@@ -108,24 +94,18 @@ public enum PairVerifyMessage: Sendable, Hashable {
     /// - Parameter expectedState: the step the caller expects from context (the request this
     ///   answers, or the previous step), used when the body has no State item.
     public static func decode(_ body: TLV8Body, expectedState: PairingState? = nil) -> DecodedPairingBody<PairVerifyMessage> {
-        var decoder = PairingBodyDecoder(body)
-        guard let state = decoder.resolveState(expected: expectedState, steps: 1 ... 4) else {
-            return decoder.finish(nil, state: nil)
+        PairingBodyDecoder.decode(body, expectedState: expectedState, steps: 1 ... 4, error: PairVerifyMessage.error) {
+            decoder, state in
+            switch state {
+            case .m1: return .m1(M1(&decoder))
+            case .m2: return .m2(M2(&decoder))
+            case .m3: return .m3(M3(&decoder))
+            default:
+                // M4, as `resolveState` admits nothing later. HAP: Pair Verify M4 carries State alone.
+                _ = decoder.match(rules: [])
+                return .m4
+            }
         }
-        if let response = decoder.errorResponse(state: state) {
-            return decoder.finish(.error(response), state: state)
-        }
-        let message: PairVerifyMessage
-        switch state {
-        case .m1: message = .m1(M1(&decoder))
-        case .m2: message = .m2(M2(&decoder))
-        case .m3: message = .m3(M3(&decoder))
-        default:
-            // M4, as `resolveState` admits nothing later. HAP: Pair Verify M4 carries State alone.
-            _ = decoder.match(body.items[...], rules: [])
-            message = .m4
-        }
-        return decoder.finish(message, state: state)
     }
 
     /// The body as HomeKitADK lays it out: State first, absent values left out.

@@ -54,6 +54,24 @@ struct PairingBodyDecoder {
         self.diagnostics = body.diagnostics.map { PairingDiagnostic(.tlv8($0.kind), offset: $0.offset) }
     }
 
+    /// Decodes a body of the procedure whose steps are `steps`, as every pairing message does:
+    /// its state (see `resolveState`), then the error form of a response, else the message
+    /// `step` reads for that state.
+    static func decode<Message>(
+        _ body: TLV8Body, expectedState: PairingState?, steps: ClosedRange<PairingState.RawValue>,
+        error: (PairingErrorResponse) -> Message, step: (inout PairingBodyDecoder, PairingState) -> Message?
+    ) -> DecodedPairingBody<Message> {
+        var decoder = PairingBodyDecoder(body)
+        guard let state = decoder.resolveState(expected: expectedState, steps: steps) else {
+            return decoder.finish(nil, state: nil)
+        }
+        if let response = decoder.errorResponse(state: state) {
+            return decoder.finish(error(response), state: state)
+        }
+        let message = step(&decoder, state)
+        return decoder.finish(message, state: state)
+    }
+
     mutating func note(_ kind: PairingDiagnostic.Kind, at offset: Int) {
         diagnostics.append(PairingDiagnostic(kind, offset: offset))
     }
@@ -89,12 +107,17 @@ struct PairingBodyDecoder {
     /// body carries an Error item; nil otherwise.
     mutating func errorResponse(state: PairingState) -> PairingErrorResponse? {
         guard state.isResponse, body.first(.error) != nil else { return nil }
-        let items = match(body.items[...], rules: [
+        let items = match(rules: [
             .required(.error, .integer),
             .optional(.retryDelay, .retryDelay),
         ])
         return PairingErrorResponse(
             state: state, error: errorCode(items), retryDelay: items.integer(.retryDelay))
+    }
+
+    /// Matches the whole body to `rules` (see `match(_:rules:entryOffset:)`).
+    mutating func match(rules: [PairingItemRule]) -> PairingItems {
+        match(body.items[...], rules: rules)
     }
 
     /// Matches `items` to `rules`: checks each item's length against its role and notes items

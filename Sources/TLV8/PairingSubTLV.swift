@@ -55,7 +55,7 @@ public struct PairingSubTLV: Sendable, Hashable {
     /// Decodes decrypted EncryptedData leniently. The result has no state: sub-TLVs carry none.
     public static func decode(_ body: TLV8Body, for context: Context) -> DecodedPairingBody<PairingSubTLV> {
         var decoder = PairingBodyDecoder(body)
-        let items = decoder.match(body.items[...], rules: context.rules)
+        let items = decoder.match(rules: context.rules)
         let subTLV = PairingSubTLV(
             identifier: decoder.identifier(items), publicKey: items.bytes(.publicKey),
             signature: items.bytes(.signature), certificate: items.bytes(.certificate))

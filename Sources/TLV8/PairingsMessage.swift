@@ -10,21 +10,9 @@ public enum PairingsMessage: Sendable, Hashable {
     /// An accessory's refusal at M2.
     case error(PairingErrorResponse)
 
-    /// HAP: Add Pairing M1 — add a controller, or change its permissions.
-    public struct AddPairingM1: Sendable, Hashable {
-        /// The pairing ID of the controller to add.
-        public var identifier: PairingIdentifier?
-        /// The controller's 32-byte Ed25519 long-term public key.
-        public var publicKey: [UInt8]?
-        /// What the controller may do once added.
-        public var permissions: PairingPermissions?
-
-        public init(identifier: PairingIdentifier?, publicKey: [UInt8]?, permissions: PairingPermissions?) {
-            self.identifier = identifier
-            self.publicKey = publicKey
-            self.permissions = permissions
-        }
-    }
+    /// HAP: Add Pairing M1 — add a controller, or change its permissions: the same three items
+    /// as a List Pairings entry.
+    public typealias AddPairingM1 = PairingEntry
 
     /// HAP: Remove Pairing M1 — remove a controller.
     public struct RemovePairingM1: Sendable, Hashable {
@@ -45,7 +33,7 @@ public enum PairingsMessage: Sendable, Hashable {
         }
     }
 
-    /// One controller in a List Pairings response.
+    /// One controller: the one Add Pairing M1 adds, or one in a List Pairings response.
     public struct PairingEntry: Sendable, Hashable {
         /// The controller's pairing ID, exactly as stored (iOS 16 compares it case-sensitively).
         public var identifier: PairingIdentifier?
@@ -57,6 +45,19 @@ public enum PairingsMessage: Sendable, Hashable {
             self.identifier = identifier
             self.publicKey = publicKey
             self.permissions = permissions
+        }
+
+        /// The entry `fields` holds, matched to `entryRules`.
+        init(_ fields: PairingItems, decoder: inout PairingBodyDecoder) {
+            self.init(
+                identifier: decoder.identifier(fields), publicKey: fields.bytes(.publicKey),
+                permissions: decoder.permissions(fields))
+        }
+
+        func encode(into writer: inout TLV8Writer) {
+            writer.append(identifier)
+            writer.append(.publicKey, ifPresent: publicKey)
+            writer.append(permissions)
         }
     }
 
@@ -108,26 +109,19 @@ public enum PairingsMessage: Sendable, Hashable {
     public static func decode(
         _ body: TLV8Body, expectedState: PairingState? = nil, requestMethod: PairingMethod? = nil
     ) -> DecodedPairingBody<PairingsMessage> {
-        var decoder = PairingBodyDecoder(body)
-        guard let state = decoder.resolveState(expected: expectedState, steps: 1 ... 2) else {
-            return decoder.finish(nil, state: nil)
+        PairingBodyDecoder.decode(body, expectedState: expectedState, steps: 1 ... 2, error: PairingsMessage.error) {
+            decoder, state in
+            state == .m1 ? request(&decoder, method: requestMethod) : response(&decoder, method: requestMethod)
         }
-        if let response = decoder.errorResponse(state: state) {
-            return decoder.finish(.error(response), state: state)
-        }
-        let message = state == .m1 ? request(&decoder, method: requestMethod) : response(&decoder, method: requestMethod)
-        return decoder.finish(message, state: state)
     }
 
     private static func request(_ decoder: inout PairingBodyDecoder, method contextMethod: PairingMethod?) -> PairingsMessage? {
         // The request's own Method decides which items belong; `match` notes a malformed one.
         let sentMethod = decoder.body.first(.method).flatMap { $0.value.count == 1 ? PairingMethod(rawValue: $0.value[0]) : nil }
-        let items = decoder.match(decoder.body.items[...], rules: requestRules(for: sentMethod ?? contextMethod))
+        let items = decoder.match(rules: requestRules(for: sentMethod ?? contextMethod))
         switch decoder.method(items, allowed: [.addPairing, .removePairing, .listPairings]) ?? contextMethod {
         case .addPairing:
-            return .addPairingM1(AddPairingM1(
-                identifier: decoder.identifier(items), publicKey: items.bytes(.publicKey),
-                permissions: decoder.permissions(items)))
+            return .addPairingM1(AddPairingM1(items, decoder: &decoder))
         case .removePairing:
             return .removePairingM1(RemovePairingM1(identifier: decoder.identifier(items)))
         case .listPairings:
@@ -142,10 +136,10 @@ public enum PairingsMessage: Sendable, Hashable {
         case .listPairings:
             return .listPairingsM2(listPairings(&decoder))
         case .addPairing:
-            _ = decoder.match(decoder.body.items[...], rules: [])
+            _ = decoder.match(rules: [])
             return .addPairingM2
         case .removePairing:
-            _ = decoder.match(decoder.body.items[...], rules: [])
+            _ = decoder.match(rules: [])
             return .removePairingM2
         case nil where decoder.body.items.contains(where: isListItem):
             return .listPairingsM2(listPairings(&decoder))
@@ -188,9 +182,7 @@ public enum PairingsMessage: Sendable, Hashable {
         for (entry, empty) in zip(entries, isEmpty) where !empty {
             let entryOffset = entry.first { $0.type != .state }?.offset
             let fields = decoder.match(entry, rules: entryRules, entryOffset: entryOffset)
-            pairings.append(PairingEntry(
-                identifier: decoder.identifier(fields), publicKey: fields.bytes(.publicKey),
-                permissions: decoder.permissions(fields)))
+            pairings.append(PairingEntry(fields, decoder: &decoder))
         }
         return ListPairingsM2(pairings: pairings)
     }
@@ -203,9 +195,7 @@ public enum PairingsMessage: Sendable, Hashable {
         switch self {
         case .addPairingM1(let message):
             writer.append(method)
-            writer.append(message.identifier)
-            writer.append(.publicKey, ifPresent: message.publicKey)
-            writer.append(message.permissions)
+            message.encode(into: &writer)
         case .removePairingM1(let message):
             writer.append(method)
             writer.append(message.identifier)
@@ -216,9 +206,7 @@ public enum PairingsMessage: Sendable, Hashable {
         case .listPairingsM2(let message):
             for (index, pairing) in message.pairings.enumerated() {
                 if index > 0 { writer.appendSeparator() }
-                writer.append(pairing.identifier)
-                writer.append(.publicKey, ifPresent: pairing.publicKey)
-                writer.append(pairing.permissions)
+                pairing.encode(into: &writer)
             }
         case .error(let response):
             response.encode(into: &writer)

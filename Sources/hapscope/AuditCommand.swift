@@ -17,7 +17,7 @@ extension Command {
         help: "the output format, text by default (JSON schema: docs/json.md); junit is JUnit XML for CI systems")
 
     private static let auditOptions = [failOn, setupCodeKind, Options.dump, auditFormat]
-        + Options.analysis.filter { $0.key != Options.format.key }
+        + Options.analysis(excluding: [Options.format])
 
     static let audit = Command(spec: CommandSpec(
         name: "audit",

@@ -19,10 +19,8 @@ extension Command {
         ["--format"], .value(name: "FORMAT"), choices: CheckReport.Format.allCases.map(\.rawValue),
         help: "the output format, text by default; junit is JUnit XML for CI systems")
 
-    private static let checkOptions = [update, force, ignore, maxDifferences, checkFormat] + Options.analysis.filter {
-        ![Options.interface, Options.count, Options.duration, Options.format, Options.showKeys, Options.read]
-            .map(\.key).contains($0.key)
-    }
+    private static let checkOptions = [update, force, ignore, maxDifferences, checkFormat] + Options.analysis(
+        excluding: [Options.interface, Options.count, Options.duration, Options.format, Options.showKeys, Options.read])
 
     static let check = Command(spec: CommandSpec(
         name: "check",

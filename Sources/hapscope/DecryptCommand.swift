@@ -8,10 +8,8 @@ extension Command {
         ["-w", "--write"], .value(name: "FILE"), valueKind: .file, help: "write the decrypted capture to FILE (- for standard output)")
 
     /// What `decrypt` takes: the analysis options that apply to reading and decrypting a capture.
-    private static let decryptOptions = [writeCapture] + Options.analysis.filter {
-        ![Options.interface, Options.count, Options.duration, Options.format, Options.output, Options.showKeys]
-            .map(\.key).contains($0.key)
-    }
+    private static let decryptOptions = [writeCapture] + Options.analysis(
+        excluding: [Options.interface, Options.count, Options.duration, Options.format, Options.output, Options.showKeys])
 
     static let decrypt = Command(spec: CommandSpec(
         name: "decrypt",

@@ -49,6 +49,12 @@ enum Options {
         noColor, noProgress, help,
     ]
 
+    /// The analysis options but those in `excluded`, for a command to which they do not apply.
+    static func analysis(excluding excluded: [OptionSpec]) -> [OptionSpec] {
+        let excludedKeys = excluded.map(\.key)
+        return analysis.filter { !excludedKeys.contains($0.key) }
+    }
+
     /// How `--limit` is spelled, and the limits with their defaults.
     static let limitDetails = """
         limits (--limit NAME=VALUE; byte counts take k, M or G):

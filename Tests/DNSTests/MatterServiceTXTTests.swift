@@ -6,7 +6,7 @@ private func matterTXT(_ strings: String..., role: MatterServiceRole = .commissi
     return MatterServiceTXT(ServiceTXT(text), role: role)
 }
 
-private func kinds(_ txt: MatterServiceTXT) -> [MatterDiagnostic.Kind] { txt.diagnostics.map(\.kind) }
+private func kinds(_ txt: MatterServiceTXT) -> [MatterTXTProblem] { txt.diagnostics.map(\.kind) }
 
 @Suite struct MatterServiceTXTTests {
     @Test func decodesACommissionableRecord() throws {
