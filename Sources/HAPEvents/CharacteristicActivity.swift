@@ -37,12 +37,17 @@ public struct CharacteristicActivity: Sendable {
     public let requestPacket: PacketInfo?
     /// Whether the accessory answered at all (a write with no response before the connection ended).
     public let answered: Bool
+    /// How long the accessory took to answer the request that carried this read, write or
+    /// (un)subscription, where the transport times requests per activity (HAP over CoAP: one
+    /// request body of PDUs, one response body). HAP over IP times its HTTP messages instead
+    /// (`HTTPMessageEvent.responseTiming`).
+    public let responseTiming: ResponseTiming?
 
     public init(
         connection: ConnectionInfo, deviceID: String?, kind: Kind, id: CharacteristicID, type: HAPUUID? = nil,
         name: String? = nil, unit: CharacteristicUnit? = nil, format: CharacteristicFormat? = nil,
         value: InterpretedValue? = nil, structure: TLV8StructuredValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
-        requestPacket: PacketInfo? = nil, answered: Bool = true
+        requestPacket: PacketInfo? = nil, answered: Bool = true, responseTiming: ResponseTiming? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -58,5 +63,6 @@ public struct CharacteristicActivity: Sendable {
         self.timedWrite = timedWrite
         self.requestPacket = requestPacket
         self.answered = answered
+        self.responseTiming = responseTiming
     }
 }

@@ -16,6 +16,8 @@ public struct ConnectionSummary: Sendable {
     /// Directions whose frames were decrypted.
     public let decrypted: Set<HAPDirection>
     public let httpMessages: Int
+    /// HAP over CoAP: its messages, retransmissions and HAP PDUs (nil for other transports).
+    public let coap: CoAPCounters?
     /// The requests still waiting for their responses when the connection ended, oldest first.
     public let unansweredRequests: [UnansweredRequest]
 
@@ -23,7 +25,7 @@ public struct ConnectionSummary: Sendable {
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
         frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int,
-        unansweredRequests: [UnansweredRequest] = []
+        unansweredRequests: [UnansweredRequest] = [], coap: CoAPCounters? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -37,6 +39,23 @@ public struct ConnectionSummary: Sendable {
         self.decrypted = decrypted
         self.httpMessages = httpMessages
         self.unansweredRequests = unansweredRequests
+        self.coap = coap
+    }
+
+    /// What a HAP-over-CoAP connection carried.
+    public struct CoAPCounters: Sendable, Hashable {
+        /// CoAP messages, retransmissions included.
+        public var messages: Int
+        /// Messages sent again under a message ID already seen (RFC 7252 §4.5), identical or not.
+        public var retransmissions: Int
+        /// HAP PDUs decoded: requests, responses and event records.
+        public var pdus: Int
+
+        public init(messages: Int, retransmissions: Int, pdus: Int) {
+            self.messages = messages
+            self.retransmissions = retransmissions
+            self.pdus = pdus
+        }
     }
 
     /// A request the accessory had not answered when the connection ended.

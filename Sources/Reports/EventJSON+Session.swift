@@ -66,6 +66,13 @@ extension EventJSON {
             }
         }
         writer.member("httpMessages", summary.httpMessages)
+        if let coap = summary.coap {
+            writer.object("coap") { writer in
+                writer.member("messages", coap.messages)
+                writer.member("retransmissions", coap.retransmissions)
+                writer.member("pdus", coap.pdus)
+            }
+        }
         if !summary.unansweredRequests.isEmpty {
             writer.objects("unansweredRequests", summary.unansweredRequests) { writer, outstanding in
                 writer.member("method", outstanding.request.method)

@@ -3,7 +3,8 @@ import HAPJSON
 import Packets
 
 /// What "No Response" and event reports show, gathered from the event stream: each timed response
-/// (`HTTPMessageEvent.responseTiming`) filed under the characteristics it read or wrote and under
+/// (`HTTPMessageEvent.responseTiming`, or `CharacteristicActivity.responseTiming` for a CoAP
+/// request body of PDUs, shown as the `POST /` it was) filed under the characteristics it read or wrote and under
 /// its controller, the requests left unanswered (`ConnectionSummary.unansweredRequests`), the HAP
 /// statuses the accessory answered, and each characteristic's EVENTs with their problems
 /// (`HTTPMessageEvent.notificationProblems`). It judges nothing itself.
@@ -173,17 +174,24 @@ public struct Responsiveness: Sendable {
             }
         }
         guard let timing = http.responseTiming, let request = http.request else { return }
-        lastResponse[http.connection.id] = (http.lastPacket.number, timing)
-        all.add(timing, keeping: limits.samplesPerGroup)
-        let controller = http.connection.controller.endpoint.map { $0.address.description } ?? http.connection.controller.description
+        let status = http.message.statusLine.map { "\($0.status)" } ?? ""
+        timedResponse(TimedResponse(connection: http.connection, request: request, packet: http.firstPacket, status: status, timing: timing),
+                      lastPacket: http.lastPacket)
+    }
+
+    /// One response, counted once however many characteristics it answers.
+    private mutating func timedResponse(_ response: TimedResponse, lastPacket: PacketInfo) {
+        lastResponse[response.connection.id] = (lastPacket.number, response.timing)
+        all.add(response.timing, keeping: limits.samplesPerGroup)
+        let connection = response.connection
+        let controller = connection.controller.endpoint.map { $0.address.description } ?? connection.controller.description
         if controllers[controller] != nil || controllers.count < limits.groups {
-            controllers[controller, default: Distribution()].add(timing, keeping: limits.samplesPerGroup)
+            controllers[controller, default: Distribution()].add(response.timing, keeping: limits.samplesPerGroup)
         } else {
             droppedGroups += 1
         }
         if responses.count < limits.listed {
-            let status = http.message.statusLine.map { "\($0.status)" } ?? ""
-            responses.append(TimedResponse(connection: http.connection, request: request, packet: http.firstPacket, status: status, timing: timing))
+            responses.append(response)
         } else {
             unlistedResponses += 1
         }
@@ -201,7 +209,14 @@ public struct Responsiveness: Sendable {
         case .event:
             noteEvent(activity, key: key, packet: packet)
         case .read, .write, .subscribe, .unsubscribe:
-            guard let packet, let response = lastResponse[activity.connection.id], response.packet == packet.number else { return }
+            guard let packet else { return }
+            if let timing = activity.responseTiming, lastResponse[activity.connection.id]?.packet != packet.number {
+                // The first activity of a response body: HAP over CoAP's request is a POST to `/`.
+                let request = HTTPMessageEvent.RequestReference(method: "POST", target: "/", packet: activity.requestPacket ?? packet)
+                timedResponse(TimedResponse(connection: activity.connection, request: request, packet: packet, status: "", timing: timing),
+                              lastPacket: packet)
+            }
+            guard let response = lastResponse[activity.connection.id], response.packet == packet.number else { return }
             guard characteristics[key] != nil || characteristics.count < limits.groups else {
                 droppedGroups += 1
                 return
