@@ -387,7 +387,8 @@ final class BLEConnection {
 
     /// Closes the connection: what was still being joined is reported, the pairing exchange in
     /// progress ends.
-    func close(reason: ConnectionCloseReason, offset: Int, packet: PacketInfo?) {
+    /// Reports the connection's end; `disconnection` is the HCI reason of a Disconnection Complete.
+    func close(reason: ConnectionCloseReason, disconnection: HCIStatus?, offset: Int, packet: PacketInfo?) {
         let end = packet ?? lastPacket
         for value in values.finish() { take(value, offset: offset, packet: end) }
         for (direction, var reassembler) in reassemblers {
@@ -397,7 +398,8 @@ final class BLEConnection {
         reportDatabase(packet: end)
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: handshakeSeen, firstPacket: firstPacket,
-            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0)), end)
+            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0,
+            disconnectionReason: disconnection)), end)
     }
 
     private func problem(_ message: String, direction: HAPDirection, packet: PacketInfo) {

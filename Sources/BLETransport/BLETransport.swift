@@ -66,7 +66,7 @@ package final class BLETransport {
             if connections[complete.handle] != nil { close(complete.handle, reason: .superseded, offset: offset, packet: packet) }
             open(complete.handle, peer: complete.peerAddress, hostIsController: complete.isCentral, handshakeSeen: true, packet: packet)
         case .disconnectionComplete(let disconnection) where disconnection.status == .success:
-            close(disconnection.handle, reason: .closed, offset: offset, packet: packet)
+            close(disconnection.handle, reason: .closed, disconnection: disconnection.reason, offset: offset, packet: packet)
         case .commandComplete(let complete) where complete.opcode == Self.readBDAddress:
             // Return parameters: status (1), BD_ADDR (6).
             if complete.returnParameters.count == 7, complete.returnParameters[0] == 0 {
@@ -139,11 +139,11 @@ package final class BLETransport {
         return (connection, hostIsController)
     }
 
-    private func close(_ handle: UInt16, reason: ConnectionCloseReason, offset: Int, packet: PacketInfo?) {
+    private func close(_ handle: UInt16, reason: ConnectionCloseReason, disconnection: HCIStatus? = nil, offset: Int, packet: PacketInfo?) {
         guard let entry = connections.removeValue(forKey: handle) else { return }
         connectionOrder.removeAll { $0 == handle }
         for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
-        entry.connection.close(reason: reason, offset: offset, packet: packet)
+        entry.connection.close(reason: reason, disconnection: disconnection, offset: offset, packet: packet)
     }
 
     /// Closes every connection still open: the capture ended.

@@ -1,3 +1,4 @@
+import Bluetooth
 import Packets
 
 /// The end of a HAP connection, with its counters.
@@ -18,6 +19,9 @@ public struct ConnectionSummary: Sendable {
     public let httpMessages: Int
     /// HAP over CoAP: its messages, retransmissions and HAP PDUs (nil for other transports).
     public let coap: CoAPCounters?
+    /// HAP over Bluetooth LE, for a connection `closed` by HCI Disconnection Complete: the reason
+    /// it carried (Bluetooth Core Vol 1 Part F error codes, 0x13 the remote user terminated it).
+    public let disconnectionReason: HCIStatus?
     /// The requests still waiting for their responses when the connection ended, oldest first.
     public let unansweredRequests: [UnansweredRequest]
 
@@ -25,7 +29,7 @@ public struct ConnectionSummary: Sendable {
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
         frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int,
-        unansweredRequests: [UnansweredRequest] = [], coap: CoAPCounters? = nil
+        unansweredRequests: [UnansweredRequest] = [], coap: CoAPCounters? = nil, disconnectionReason: HCIStatus? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -40,6 +44,7 @@ public struct ConnectionSummary: Sendable {
         self.httpMessages = httpMessages
         self.unansweredRequests = unansweredRequests
         self.coap = coap
+        self.disconnectionReason = disconnectionReason
     }
 
     /// What a HAP-over-CoAP connection carried.

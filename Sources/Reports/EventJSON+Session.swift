@@ -45,7 +45,7 @@ extension EventJSON {
     static func writeConnectionSummary(_ summary: ConnectionSummary, clock: CaptureClock, into writer: inout JSONWriter) {
         writeConnection(summary.connection, into: &writer)
         writer.member("deviceID", summary.deviceID)
-        writer.member("reason", summary.reason.wording)
+        writer.member("reason", summary.closingWording)
         writer.member("handshakeSeen", summary.handshakeSeen)
         writer.packetMembers(summary.firstPacket, clock: clock, prefix: "first")
         writer.packetMembers(summary.lastPacket, clock: clock, prefix: "last")

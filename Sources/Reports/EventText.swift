@@ -68,7 +68,7 @@ enum EventText {
         case .characteristic(let activity):
             return ("char #\(activity.connection.id)", activityLine(activity), .dim)
         case .connectionClosed(let summary):
-            return ("conn #\(summary.connection.id)", "\(summary.reason.wording), " + Self.carried(summary), .dim)
+            return ("conn #\(summary.connection.id)", "\(summary.closingWording), " + Self.carried(summary), .dim)
         case .inputEnded(let summary):
             return ("end", plural(summary.packets, "packet") + ", " + plural(summary.hapConnections, "HAP connection") + ", "
                 + plural(summary.mdnsMessages, "mDNS message"), .heading)

@@ -67,11 +67,7 @@ public final class StatsReport: CaptureReport {
             for (index, direction) in HAPDirection.allCases.enumerated() {
                 let tcp = connection.tcp[direction]
                 let frames = connection.frames[direction]
-                rows.append([
-                    index == 0 ? "#\(connection.connection.id)" : "",
-                    index == 0
-                        ? "\(connection.connection.controller) → \(connection.connection.accessory)"
-                        : "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.reason.wording)",
+                rows.append(Self.connectionCells(connection, line: index) + [
                     direction == .controllerToAccessory ? "c→a" : "a→c",
                     tcp.map { "\($0.packets)" } ?? "", tcp.map { "\($0.payloadBytes)" } ?? "",
                     tcp.map { "\($0.retransmissions)" } ?? "", tcp.map { "\($0.outOfOrderSegments)" } ?? "",
@@ -104,6 +100,14 @@ public final class StatsReport: CaptureReport {
         output.write(lines.joined(separator: "\n") + "\n")
     }
 
+    /// The first two cells of a connection's two lines: its number and endpoints, then its
+    /// packets and how it ended.
+    private static func connectionCells(_ connection: ConnectionSummary, line: Int) -> [String] {
+        line == 0
+            ? ["#\(connection.connection.id)", "\(connection.connection.controller) → \(connection.connection.accessory)"]
+            : ["", "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.closingWording)"]
+    }
+
     /// One row per HAP-over-CoAP connection: its CoAP messages, retransmissions and PDUs, then
     /// per direction its sealed bodies.
     private func coapRows(_ connections: [ConnectionSummary], style: TextStyle) -> [String] {
@@ -112,11 +116,7 @@ public final class StatsReport: CaptureReport {
             guard let counters = connection.coap else { continue }
             for (index, direction) in HAPDirection.allCases.enumerated() {
                 let bodies = connection.frames[direction]
-                rows.append([
-                    index == 0 ? "#\(connection.connection.id)" : "",
-                    index == 0
-                        ? "\(connection.connection.controller) → \(connection.connection.accessory)"
-                        : "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.reason.wording)",
+                rows.append(Self.connectionCells(connection, line: index) + [
                     index == 0 ? "\(counters.messages)" : "", index == 0 ? "\(counters.retransmissions)" : "",
                     index == 0 ? "\(counters.pdus)" : "",
                     direction == .controllerToAccessory ? "c→a" : "a→c",

@@ -119,7 +119,7 @@ struct SummaryText {
             return [
                 "#\(connection.info.id)", "\(connection.info.controller) → \(connection.info.accessory)", span, traffic,
                 connection.closed.map(EventText.carried) ?? plural(connection.httpMessages, "HTTP message"),
-                connection.closed?.reason.wording ?? "open",
+                connection.closed?.closingWording ?? "open",
             ]
         }
         lines += Self.aligned(rows, indent: "  ")
