@@ -7,8 +7,9 @@ extension AuditRule {
     public static let catalogue: [AuditRule] = [
         unverifiedRequest, secureAccessWithoutSession, setupWhilePaired, setupNoBackoff, srpMalformed, srpProofMismatch, forbiddenSetupCode,
         saltReuse, ephemeralKeyReuse, badSignature, pairingWithoutAdmin, pairingRemovedAfterSetup, verifyAfterRemoval,
-        nonceSkip, nonceReuse, frameAuthFailure, oversizeFrame, plaintextAfterEncryption, unsolicitedEvent,
-        responseWithoutRequest, transactionIDMismatch, slowResponse, unansweredRequest, closedWithOutstandingRequests, serviceCommunicationFailure,
+        nonceSkip, nonceReuse, frameAuthFailure, oversizeFrame, plaintextAfterEncryption, counterDrift, retransmissionDiffers,
+        unsolicitedEvent, responseWithoutRequest, transactionIDMismatch, slowResponse, lateResponse, unansweredRequest,
+        closedWithOutstandingRequests, serviceCommunicationFailure,
         eventBurst, eventInsideResponse, eventAfterUnsubscribe,
         statusFlagUnpairedWhilePaired, statusFlagNotRestored, serviceWithoutAddress, featureFlagMismatch,
         configurationNumberUnchanged, configurationNumberNotBumped, configurationNumberChangedWithoutChange,
@@ -236,11 +237,40 @@ extension AuditRule {
         because: "the message is readable and forgeable by anyone on the network",
         party: .accessory,
         title: "Plaintext after the session was encrypted",
-        explanation: "Plaintext HTTP appeared on a connection after it had switched to encrypted frames. Its content "
+        explanation: "Plaintext HTTP (over CoAP or Bluetooth LE: plaintext HAP PDUs) appeared on a connection after it "
+            + "had switched to encrypted frames. Its content "
             + "is readable by anyone on the network, and a receiver that accepts plaintext there accepts whatever "
             + "anyone injects.",
         reference: "PROTOCOL.md §0 (after pair-verify M4 both directions are frames for the rest of the connection), "
             + "§4.2 (start)")
+
+    public static let counterDrift = AuditRule(
+        .session, "counter-drift", severity: .low,
+        because: "low when the controller's recovery search reaches the counter and it goes on in step; medium when it "
+            + "does not, for then the controller drops the session (and the response or event) and pair-verifies again",
+        party: .accessory,
+        title: "Sealed body opened only under another counter",
+        explanation: "Over HAP over CoAP each request, response and event body steps its own counter by one, yet this "
+            + "body opened only under a counter other than the one due: the sender's counter drifted (a lost or "
+            + "re-sent body, a restarted session). Unlike HAP over IP the receiver does not drop the session at once: "
+            + "aiohomekit tries the response counters 5 either side and then 0, and gives up beyond that, and it "
+            + "never searches for an event's counter. Field reports of \"desynchronized\" Thread accessories are this.",
+        reference: "PROTOCOL.md §4.2 (a counter per direction, one step per message); docs/coap.md (\"Session keys, nonce "
+            + "and counters\": three counters over CoAP); aiohomekit 4.0.1 controller/coap/connection.py "
+            + "(_decrypt_response, EventResource.render_put); home-assistant/core #86028, #153904")
+
+    public static let retransmissionDiffers = AuditRule(
+        .session, "retransmission-differs", severity: .medium,
+        because: "the receiver drops the copy as a duplicate, so what it changes never arrives; sealed under the "
+            + "counter of the original, it also repeats a nonce with another plaintext",
+        party: .accessory,
+        title: "Retransmission with other content",
+        explanation: "A CoAP message was sent again under the message ID of an earlier one (which marks it as a "
+            + "retransmission) but with other bytes. The receiver's CoAP layer takes it for a duplicate, answers with "
+            + "its stored reply and never hands it on, so the new content is lost; a sealed body under the same "
+            + "counter as the original also repeats the ChaCha20-Poly1305 nonce with another plaintext.",
+        reference: "RFC 7252 §4.2, §4.5 (a retransmission is the same message; duplicates are detected by message ID "
+            + "and dropped); docs/coap.md (\"Retransmissions\")")
 
     public static let unsolicitedEvent = AuditRule(
         .session, "unsolicited-event", severity: .low,
@@ -288,6 +318,19 @@ extension AuditRule {
             + "Response\". The time is the accessory's: from the request's last packet to the response's first.",
         reference: "PROTOCOL.md §5 (responses in order); HAP-NodeJS src/lib/Characteristic.ts and Accessory.ts "
             + "(slow-handler warning at 3 s, -70408 at 10 s); aiohomekit controller/ip/connection.py (30 s)")
+
+    public static let lateResponse = AuditRule(
+        .session, "late-response", severity: .medium,
+        because: "the answer reaches no one: the controller has dropped the session, shows \"No Response\" and "
+            + "pair-verifies again",
+        party: .accessory,
+        title: "Response after the controller gave up",
+        explanation: "The accessory answered a request after the controller's own timeout for it had passed (over HAP "
+            + "over CoAP aiohomekit waits 16 s for an encrypted request's response, less than CoAP's own "
+            + "MAX_TRANSMIT_WAIT of 93 s, then raises \"Request timeout\" and closes the session's port). Sleepy "
+            + "Thread devices behind a border router show this way: the answer is lost and the session with it.",
+        reference: "aiohomekit 4.0.1 controller/coap/connection.py (EncryptionContext.post_bytes timeout=16.0); "
+            + "RFC 7252 §4.8.2 (MAX_TRANSMIT_WAIT, EXCHANGE_LIFETIME); docs/coap.md")
 
     public static let unansweredRequest = AuditRule(
         .session, "unanswered-request", severity: .medium,

@@ -124,10 +124,17 @@ struct DatabasePolicy: AuditPolicy {
         let fetch = fetchCounts[connection.id, default: 0] + 1
         fetchCounts[connection.id] = fetch
         // The same problem in a later fetch is the same evidence, counted: `byte` names no fetch.
+        // Each transport reads the database its own way, and judges it by its own rules.
+        let read: String
+        let transport: DatabaseTransport
+        switch connection.transport {
+        case .ip: (read, transport) = ("GET /accessories response", .ip)
+        case .coap: (read, transport) = ("database read (PDU opcode 0x09) response", .bluetoothOrThread)
+        case .bluetoothLE: (read, transport) = ("database from signature reads", .bluetoothOrThread)
+        }
         let source = Source(
             scope: .accessory(accessory), packet: packet, connection: connection,
-            whole: "GET /accessories response #\(fetch) on this connection", byte: "GET /accessories response, body byte",
-            transport: .ip)
+            whole: "\(read) #\(fetch) on this connection", byte: "\(read), body byte", transport: transport)
         judge(event.database, error: event.error, byteCount: event.bodyByteCount, from: source, findings: &findings)
     }
 

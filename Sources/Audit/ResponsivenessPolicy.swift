@@ -2,13 +2,18 @@ import HAPEvents
 import HAPJSON
 import Packets
 
-/// "No Response", as homes report it: `slow-response`, `unanswered-request`,
+/// "No Response", as homes report it: `slow-response`, `late-response`, `unanswered-request`,
 /// `closed-with-outstanding-requests` and `service-communication-failure`.
 ///
-/// The analysis times every response (`HTTPMessageEvent.responseTiming`) and lists the requests
-/// outstanding when a connection ends (`ConnectionSummary.unansweredRequests`); this policy only
-/// turns those judgements into findings.
+/// The analysis times every response (`HTTPMessageEvent.responseTiming` over IP,
+/// `CharacteristicActivity.responseTiming` where a request carries characteristics itself, as a
+/// CoAP PDU batch does) and lists the requests outstanding when a connection ends
+/// (`ConnectionSummary.unansweredRequests`); this policy only turns those judgements into findings.
 struct ResponsivenessPolicy: AuditPolicy {
+    /// The response packet last judged per connection: the activities of one response body share
+    /// its timing, which is one observation.
+    private var lastTimedResponse: [Int: Int] = [:]
+
     mutating func observe(_ event: HAPEvent, in context: AuditContext, findings: inout FindingLedger) {
         switch event.kind {
         case .httpMessage(let http):
@@ -24,6 +29,7 @@ struct ResponsivenessPolicy: AuditPolicy {
                          detail: "\(request.method) \(request.target) (packet #\(request.packet.number)) answered\(status) after "
                              + "\(Self.seconds(timing.seconds)), \(mark)"))
         case .characteristic(let activity):
+            timedActivity(activity, packet: event.packet, findings: &findings)
             // A write refused as a whole is recorded as -70402 too; only statuses the accessory
             // wrote into a read or an EVENT are its own words.
             guard activity.status == .unableToCommunicate, activity.kind == .read || activity.kind == .event else { return }
@@ -33,10 +39,36 @@ struct ResponsivenessPolicy: AuditPolicy {
                 Evidence(packet: event.packet, connection: activity.connection,
                          detail: "\(activity.kind.rawValue) of \(activity.id)\(name) answered status \(HAPStatus.unableToCommunicate)"))
         case .connectionClosed(let summary):
+            lastTimedResponse[summary.connection.id] = nil
             connectionClosed(summary, packet: event.packet, findings: &findings)
         default:
             break
         }
+    }
+
+    private mutating func timedActivity(_ activity: CharacteristicActivity, packet: PacketInfo?, findings: inout FindingLedger) {
+        guard let timing = activity.responseTiming, timing.verdict != .prompt, let packet,
+              lastTimedResponse.updateValue(packet.number, forKey: activity.connection.id) != packet.number else { return }
+        let name = activity.name.map { " (\($0))" } ?? ""
+        let request = activity.requestPacket.map { " (packet #\($0.number))" } ?? ""
+        let rule: AuditRule
+        let mark: String
+        switch timing.verdict {
+        case .afterControllerTimeout:
+            rule = .lateResponse
+            mark = "after the controller's \(Self.seconds(timing.controllerTimeoutSeconds ?? 0)) timeout had passed"
+        case .pastTimeout:
+            rule = .slowResponse
+            mark = "past the \(Self.seconds(ResponseTiming.abandonedResponseSeconds)) after which HAP-NodeJS gives up"
+        case .slow, .prompt:
+            rule = .slowResponse
+            mark = "past the \(Self.seconds(ResponseTiming.slowResponseSeconds)) slow mark"
+        }
+        findings.record(
+            rule, .connection(activity.connection), severity: timing.verdict == .pastTimeout ? .medium : nil, accessory: activity.deviceID,
+            Evidence(packet: packet, connection: activity.connection,
+                     detail: "the request\(request) with the \(activity.kind.rawValue) of \(activity.id)\(name) answered after "
+                         + "\(Self.seconds(timing.seconds)), \(mark)"))
     }
 
     private func connectionClosed(_ summary: ConnectionSummary, packet: PacketInfo?, findings: inout FindingLedger) {

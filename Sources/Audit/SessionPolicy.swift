@@ -3,8 +3,9 @@ import HAPJSON
 import Packets
 
 /// The encrypted session and the HTTP exchanges on it: `nonce-skip`, `nonce-reuse`,
-/// `frame-auth-failure`, `oversize-frame`, `plaintext-after-encryption`, `unsolicited-event`,
-/// `response-without-request` and `transaction-id-mismatch`.
+/// `frame-auth-failure`, `oversize-frame`, `plaintext-after-encryption`, `counter-drift`,
+/// `retransmission-differs`, `unsolicited-event`, `response-without-request` and
+/// `transaction-id-mismatch`.
 ///
 /// The last two judge by what the capture shows the controller sent; bytes the capture lost, or
 /// a direction hapscope could not decrypt, hide requests and subscriptions, so such suspects are
@@ -75,20 +76,31 @@ struct SessionPolicy: AuditPolicy {
             connections[problem.connection.id]?.controllerDirectionReadable = false
         }
         let rule: AuditRule
+        var severity: Severity?
+        var counter = problem.frameCounter.map { ", frame counter \($0)" } ?? ""
         switch problem.kind {
-        case .counterSkipped: rule = .nonceSkip
-        case .counterReused: rule = .nonceReuse
+        case .counterSkipped, .counterReused:
+            if let drift = problem.counterDrift {
+                // A transport whose receiver searches for the counter (HAP over CoAP).
+                rule = .counterDrift
+                severity = drift.receiverRecovers == false ? .medium : nil
+                counter = ", counter \(drift.opened) where \(drift.expected) was due, "
+                    + (drift.receiverRecovers.map { $0 ? "within the receiver's recovery search" : "beyond the receiver's recovery search" }
+                        ?? "the receiver's recovery search unknown")
+            } else {
+                rule = problem.kind == .counterSkipped ? .nonceSkip : .nonceReuse
+            }
         case .authenticationFailed: rule = .frameAuthFailure
         case .oversizeFrame: rule = .oversizeFrame
         case .plaintextAfterEncryption: rule = .plaintextAfterEncryption
         case .transactionMismatch: rule = .transactionIDMismatch
+        case .retransmissionDiffers: rule = .retransmissionDiffers
         // A key that fits no frame, lost bytes and an unreadable length field are limits of the
         // capture or the key log, not evidence against a peer.
         case .keyDoesNotFit, .gap, .frameBoundaryLost: return
         }
-        let counter = problem.frameCounter.map { ", frame counter \($0)" } ?? ""
         // A frame fault is its sender's.
-        findings.record(rule, .connection(problem.connection), party: problem.direction.sender,
+        findings.record(rule, .connection(problem.connection), severity: severity, party: problem.direction.sender,
                         accessory: context.connections[problem.connection.id]?.deviceID,
                         Evidence(packet: packet, connection: problem.connection,
                                  detail: "\(problem.direction)\(counter): \(problem.message)"))

@@ -20,7 +20,6 @@ package final class BLETransport {
     private var reassembler: ACLReassembler
     private var connections: [UInt16: (connection: BLEConnection, hostIsController: Bool)] = [:]
     private var connectionOrder: [UInt16] = []
-    private var connectionCount = 0
     /// The capturing host's own address, once a command or its completion names it.
     private var localAddress: BluetoothAddress?
     /// The characteristic properties each accessory's signature reads gave, kept from one
@@ -174,11 +173,10 @@ package final class BLETransport {
             context.limitReached(.bleConnections, "more LE connections than the ble.connections limit: the oldest was closed", packet)
             close(oldest, reason: .evicted, offset: 0, packet: packet)
         }
-        connectionCount += 1
         let local = PeerAddress.bluetooth(localAddress ?? Self.unknownAddress)
         let remote = PeerAddress.bluetooth(peer)
         let info = ConnectionInfo(
-            id: connectionCount, transport: .bluetoothLE(connectionHandle: handle),
+            id: context.nextConnectionID(), transport: .bluetoothLE(connectionHandle: handle),
             controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
         let connection = BLEConnection(
             info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,

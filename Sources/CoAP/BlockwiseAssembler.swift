@@ -39,6 +39,18 @@ public struct BlockwiseAssembler<Key: Hashable> {
 
     public var pendingTransferCount: Int { pending.count }
 
+    /// The bytes of the bodies being joined.
+    public private(set) var heldByteCount = 0
+
+    /// Drops every transfer in progress (a memory budget was exceeded); returns how many.
+    public mutating func discardAll() -> Int {
+        defer {
+            pending.removeAll()
+            heldByteCount = 0
+        }
+        return pending.count
+    }
+
     public enum Outcome: Hashable, Sendable {
         /// The block was held; more are due.
         case needsMore
@@ -52,6 +64,13 @@ public struct BlockwiseAssembler<Key: Hashable> {
 
     /// Takes the block `block` says `payload` is, for the transfer `key`.
     public mutating func add(_ block: CoAPBlockOption, payload: [UInt8], key: Key, offset: Int) -> Outcome {
+        let before = pending[key]?.count ?? 0
+        let outcome = join(block, payload: payload, key: key, offset: offset)
+        heldByteCount += (pending[key]?.count ?? 0) - before
+        return outcome
+    }
+
+    private mutating func join(_ block: CoAPBlockOption, payload: [UInt8], key: Key, offset: Int) -> Outcome {
         let start = block.offset
         if block.hasMore, payload.count != block.size {
             pending[key] = nil
@@ -108,7 +127,10 @@ public struct BlockwiseAssembler<Key: Hashable> {
 
     /// Reports the transfers still waiting for blocks as truncated and forgets them.
     public mutating func finish(offset: Int) -> [DecodeError] {
-        defer { pending.removeAll() }
+        defer {
+            pending.removeAll()
+            heldByteCount = 0
+        }
         return pending.values.map { body in
             DecodeError(.truncated, layer: .coap, offset: offset, expected: "the rest of a block-wise body (\(body.count) bytes received)")
         }

@@ -30,21 +30,21 @@ final class CoAPAttributes {
     private var databaseKey: String { deviceID?.uppercased() ?? info.accessory.description }
 
     /// A PDU response with the request it answers.
-    func response(_ response: HAPPDUResponse, to request: HAPPDURequest, requestPacket: PacketInfo?, packet: PacketInfo) {
+    func response(_ response: HAPPDUResponse, to request: HAPPDURequest, requestPacket: PacketInfo?, timing: ResponseTiming?, packet: PacketInfo) {
         let status = Self.status(response.status.rawValue)
         switch request.opcode {
         case .databaseRead where response.status == .success:
             database(response.body, packet: packet)
         case .characteristicRead:
             activity(.read, iid: request.instanceID, value: response.status == .success ? Self.value(in: response.body) : nil,
-                     status: status, requestPacket: requestPacket, packet: packet)
+                     status: status, requestPacket: requestPacket, timing: timing, packet: packet)
         case .characteristicWrite, .characteristicTimedWrite:
             activity(.write, iid: request.instanceID, value: Self.value(in: request.body), status: status,
-                     requestPacket: requestPacket, packet: packet)
+                     requestPacket: requestPacket, timing: timing, packet: packet)
         case .subscribe:
-            activity(.subscribe, iid: request.instanceID, value: nil, status: status, requestPacket: requestPacket, packet: packet)
+            activity(.subscribe, iid: request.instanceID, value: nil, status: status, requestPacket: requestPacket, timing: timing, packet: packet)
         case .unsubscribe:
-            activity(.unsubscribe, iid: request.instanceID, value: nil, status: status, requestPacket: requestPacket, packet: packet)
+            activity(.unsubscribe, iid: request.instanceID, value: nil, status: status, requestPacket: requestPacket, timing: timing, packet: packet)
         default:
             break
         }
@@ -52,7 +52,7 @@ final class CoAPAttributes {
 
     /// One record of an event the accessory PUT.
     func event(_ record: HAPCoAPEvent.Record, packet: PacketInfo) {
-        activity(.event, iid: UInt64(record.instanceID), value: Self.value(in: record.body), status: nil, requestPacket: nil, packet: packet)
+        activity(.event, iid: UInt64(record.instanceID), value: Self.value(in: record.body), status: nil, requestPacket: nil, timing: nil, packet: packet)
     }
 
     // MARK: The database
@@ -88,7 +88,7 @@ final class CoAPAttributes {
 
     private func activity(
         _ kind: CharacteristicActivity.Kind, iid: UInt64, value: [UInt8]?, status: HAPJSON.HAPStatus?, requestPacket: PacketInfo?,
-        packet: PacketInfo
+        timing: ResponseTiming?, packet: PacketInfo
     ) {
         let database = currentDatabase
         let aid = database?.accessories.first { accessory in
@@ -110,7 +110,7 @@ final class CoAPAttributes {
         context.emit(.characteristic(CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type, name: characteristic?.name,
             unit: characteristic?.unit, format: characteristic?.format, value: shown, structure: structure,
-            status: status, requestPacket: requestPacket)), packet)
+            status: status, requestPacket: requestPacket, responseTiming: timing)), packet)
     }
 
     /// The HAP-Param-Value of a PDU or event body (HomeKitADK `HAPBLEPDU+TLV.h`, type 0x01).

@@ -37,10 +37,13 @@ final class CoAPSession {
     /// (aiohomekit `EncryptionContext.post_bytes` holds a lock around it).
     private var requestBatch: [UInt8: HAPPDURequest] = [:]
     private var requestBatchPacket: PacketInfo?
+    /// The packet carrying the first block of the response being received.
+    private var responseStart: PacketInfo?
     private var frames: [HAPDirection: FrameStatistics] = [:]
     private var decrypted: Set<HAPDirection> = []
     private(set) var messageCount = 0
     private(set) var retransmissionCount = 0
+    private var pduCount = 0
 
     private struct PendingKey: Hashable {
         let requester: HAPDirection
@@ -91,8 +94,9 @@ final class CoAPSession {
             // The receiver's CoAP layer takes it for a duplicate and never hands it on (RFC 7252
             // §4.5), so its payload is not what the peer acted on.
             retransmissionCount += 1
-            problem(.coapRetransmissionDiffers, direction,
-                    "packet \(packet.number): \(message.type) \(message.code) message ID \(message.messageID) sent again with other bytes; the receiver treats it as a duplicate, so it is not decoded", packet)
+            sessionProblem(.retransmissionDiffers, direction, counter: nil,
+                           "packet \(packet.number): \(message.type) \(message.code) message ID \(message.messageID) sent again with other bytes; the receiver treats it as a duplicate, so it is not decoded",
+                           packet)
             return
         }
         if message.code.isRequest {
@@ -138,15 +142,35 @@ final class CoAPSession {
             problem(.undecodableCoAP, direction, "packet \(packet.number): \(error)", packet)
             return
         }
+        // The response time runs to its first block (ResponseTiming), the body is read at its last.
+        if block2.map({ $0.number == 0 }) ?? true { responseStart = packet }
         guard let body = joined(message.payload, block: block2, key: BlockKey(direction: direction, path: request.path), packet: packet)
         else { return }
         switch (direction, request.code, request.path) {
         case (.accessoryToController, .post, "/1"): pairingBody(.pairSetup, direction, body, packet)
         case (.accessoryToController, .post, "/2"): pairingBody(.pairVerify, direction, body, packet)
         case (.accessoryToController, .post, "/"):
-            if message.code == .changed { responseBody(body, packet: packet) }
+            if message.code == .changed { responseBody(body, packet: packet, firstPacket: responseStart ?? packet) }
         default: break
         }
+    }
+
+    // MARK: Memory
+
+    /// What the session holds that wire data makes it grow: block-wise bodies being joined,
+    /// requests waiting for responses (with their paths), the de-duplication windows. The
+    /// transport adds these up against `coap.held-bytes`.
+    var heldByteCount: Int {
+        let waiting = pending.values.reduce(0) { $0 + MemoryLayout<PendingKey>.stride + MemoryLayout<PendingRequest>.stride + $1.path.utf8.count }
+        return blocks.heldByteCount + waiting + recent.values.reduce(0) { $0 + $1.heldByteCount }
+    }
+
+    /// Drops the block-wise bodies being joined: the transport's memory budget is spent.
+    func dropBlockwiseBodies(_ packet: PacketInfo) {
+        let dropped = blocks.discardAll()
+        guard dropped > 0 else { return }
+        problem(.undecodableCoAP, .accessoryToController,
+                "packet \(packet.number): \(dropped) block-wise body(ies) being joined dropped to stay within the coap.held-bytes limit", packet)
     }
 
     /// A request waits for its response; the oldest is forgotten beyond the bound.
@@ -257,7 +281,9 @@ final class CoAPSession {
             statistics.plaintextBytes += plaintext.count
             decrypted.insert(direction)
             if counter != expected {
-                sessionProblem(counter > expected ? .counterSkipped : .counterReused, direction, counter: counter,
+                let drift = SessionProblemEvent.CounterDrift(
+                    expected: expected, opened: counter, receiverRecovers: CoAPSessionCipher.controllerRecovers(stream, expected: expected, opened: counter))
+                sessionProblem(counter > expected ? .counterSkipped : .counterReused, direction, counter: counter, drift: drift,
                                "packet \(packet.number): the \(stream.rawValue) body opened with counter \(counter) where \(expected) was due; the \(stream.rawValue) counter goes on from \(counter &+ 1)",
                                packet)
             }
@@ -297,17 +323,20 @@ final class CoAPSession {
         }
     }
 
-    private func responseBody(_ sealed: [UInt8], packet: PacketInfo) {
+    private func responseBody(_ sealed: [UInt8], packet: PacketInfo, firstPacket: PacketInfo) {
         guard let plaintext = open(sealed, .response, packet: packet) else { return }
         emitDecryptedData(plaintext, .accessoryToController, packet)
         guard let pdus = pdus(plaintext, .accessoryToController, packet: packet) else { return }
+        let timing = requestBatchPacket.map {
+            ResponseTiming(request: $0, response: firstPacket, controllerTimeoutSeconds: CoAPSessionCipher.controllerRequestTimeoutSeconds)
+        }
         for case .response(let response) in pdus {
             guard let request = requestBatch.removeValue(forKey: response.transactionID) else {
                 problem(.undecodableCoAP, .accessoryToController,
                         "packet \(packet.number): a PDU response with TID \(response.transactionID) answers no request of the last request body", packet)
                 continue
             }
-            attributes.response(response, to: request, requestPacket: requestBatchPacket, packet: packet)
+            attributes.response(response, to: request, requestPacket: requestBatchPacket, timing: timing, packet: packet)
         }
     }
 
@@ -317,6 +346,7 @@ final class CoAPSession {
         var cursor = ByteCursor(plaintext.span.bytes, layer: .hapPDU)
         do {
             let event = try HAPCoAPEvent(parsing: &cursor)
+            pduCount += event.records.count
             for record in event.records { attributes.event(record, packet: packet) }
         } catch {
             problem(.undecodableCoAP, .accessoryToController, "packet \(packet.number): event body: \(error) (offset in the decrypted body)", packet)
@@ -326,7 +356,9 @@ final class CoAPSession {
     private func pdus(_ plaintext: [UInt8], _ direction: HAPDirection, packet: PacketInfo) -> [HAPPDU]? {
         var cursor = ByteCursor(plaintext.span.bytes, layer: .hapPDU)
         do {
-            return try HAPPDU.sequence(parsing: &cursor)
+            let pdus = try HAPPDU.sequence(parsing: &cursor)
+            pduCount += pdus.count
+            return pdus
         } catch {
             problem(.undecodableCoAP, direction, "packet \(packet.number): PDU body: \(error) (offset in the decrypted body)", packet)
             return nil
@@ -346,8 +378,12 @@ final class CoAPSession {
         context.emit(.problem(CaptureProblem(kind, "\(info): \(message)", connection: info, direction: direction)), packet)
     }
 
-    private func sessionProblem(_ kind: SessionProblemEvent.Kind, _ direction: HAPDirection, counter: UInt64?, _ message: String, _ packet: PacketInfo) {
-        context.emit(.sessionProblem(SessionProblemEvent(connection: info, direction: direction, kind: kind, frameCounter: counter, message: message)), packet)
+    private func sessionProblem(
+        _ kind: SessionProblemEvent.Kind, _ direction: HAPDirection, counter: UInt64?, drift: SessionProblemEvent.CounterDrift? = nil,
+        _ message: String, _ packet: PacketInfo
+    ) {
+        context.emit(.sessionProblem(SessionProblemEvent(
+            connection: info, direction: direction, kind: kind, frameCounter: counter, counterDrift: drift, message: message)), packet)
     }
 
     /// Reports what is still open and the connection's end.
@@ -358,7 +394,8 @@ final class CoAPSession {
         }
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: true, firstPacket: firstPacket, lastPacket: lastPacket,
-            tcp: [:], frames: cipher == nil ? [:] : frames, encrypted: cipher != nil, decrypted: decrypted, httpMessages: 0)),
+            tcp: [:], frames: cipher == nil ? [:] : frames, encrypted: cipher != nil, decrypted: decrypted, httpMessages: 0,
+            coap: ConnectionSummary.CoAPCounters(messages: messageCount, retransmissions: retransmissionCount, pdus: pduCount))),
                      packet ?? lastPacket)
     }
 }
@@ -366,6 +403,4 @@ final class CoAPSession {
 extension CaptureProblem.Kind {
     /// A CoAP message, block-wise body or HAP PDU of HAP over CoAP that could not be read.
     static let undecodableCoAP = CaptureProblem.Kind(rawValue: "undecodable-coap")
-    /// A CoAP message sent again under the same message ID with other bytes.
-    static let coapRetransmissionDiffers = CaptureProblem.Kind(rawValue: "coap-retransmission-differs")
 }

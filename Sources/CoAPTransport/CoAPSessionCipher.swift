@@ -79,6 +79,32 @@ struct CoAPSessionCipher {
 }
 
 extension CoAPSessionCipher {
+    /// How far from the due counter aiohomekit looks for a response's counter: −5…−1, then
+    /// +1…+5, then 0 after setting both counters to 0 (aiohomekit 4.0.1
+    /// `controller/coap/connection.py` `_decrypt_response`).
+    static let controllerResponseSearchDistance: UInt64 = 5
+
+    /// How long aiohomekit waits for the response to an encrypted POST before it raises
+    /// "Request timeout" and drops the session (aiohomekit 4.0.1 `controller/coap/connection.py`
+    /// `EncryptionContext.post_bytes(timeout=16.0)`). aiocoap's own bound is longer: a
+    /// confirmable request is given up MAX_TRANSMIT_WAIT (93 s) after it was first sent
+    /// (RFC 7252 §4.8.2), so the controller's timeout is the one a late answer misses.
+    static let controllerRequestTimeoutSeconds = 16.0
+
+    /// Whether the controller reads a body of `stream` sealed under `opened` where `expected`
+    /// was due. Responses: within aiohomekit's search, or 0 (its last resort). Events: never,
+    /// aiohomekit tries only the due counter and answers 4.04 (`EventResource.render_put`).
+    /// Requests: nil, the accessory's search is not public.
+    static func controllerRecovers(_ stream: CoAPBodyStream, expected: UInt64, opened: UInt64) -> Bool? {
+        switch stream {
+        case .request: return nil
+        case .event: return false
+        case .response:
+            let distance = opened > expected ? opened - expected : expected - opened
+            return distance <= controllerResponseSearchDistance || opened == 0
+        }
+    }
+
     /// The event key of a session: the key log's `EVENT_READ_KEY`, else derived from the session's
     /// shared secret (given, or computed from an ephemeral secret and the other side's public
     /// key): HKDF-SHA-512, salt `Event-Salt`, info `Event-Read-Encryption-Key` (aiohomekit

@@ -11,14 +11,11 @@ import Packets
 /// ones: an accessory endpoint is one that `_hap._udp` advertises (with its device id), one the
 /// key log's `SESSION_ENDPOINTS` names, or, failing both, UDP port 5683 (RFC 7252 §6.1, the CoAP
 /// default port, which Nanoleaf Essentials use: nanoleaf-ltpdu README.rst). Each controller
-/// endpoint talking to an accessory endpoint is one connection (`CoAPSession`), numbered apart
-/// from the TCP connections of the same run.
+/// endpoint talking to an accessory endpoint is one connection (`CoAPSession`), numbered by the
+/// run's one connection counter (`AnalysisContext.nextConnectionID`).
 package final class CoAPTransport {
     /// RFC 7252 §6.1.
     static let defaultPort: UInt16 = 5683
-    /// CoAP connections are numbered from here, so that they never share a number with a TCP
-    /// connection of the same run (the model keys connections by number).
-    static let firstConnectionID = 1_000_001
 
     private let context: AnalysisContext
     private let keyLogAccessories: Set<Endpoint>
@@ -26,7 +23,8 @@ package final class CoAPTransport {
     private var advertised: [Endpoint: String] = [:]
     private var advertisedOrder: [Endpoint] = []
     private var sessions: [SessionKey: CoAPSession] = [:]
-    private var nextConnectionID = CoAPTransport.firstConnectionID
+    /// The sum of the sessions' `heldByteCount`, kept within `coap.held-bytes`.
+    private var heldBytes = 0
 
     private struct SessionKey: Hashable {
         let controller: Endpoint
@@ -85,7 +83,17 @@ package final class CoAPTransport {
                 connection: session.info, direction: direction)), packet)
             return true
         }
+        let before = session.heldByteCount
         session.process(Array(datagram.payload), direction, packet: packet)
+        heldBytes += session.heldByteCount - before
+        if heldBytes > context.limits.maximumCoAPHeldBytes {
+            // The session that grew gives back its block-wise bodies, the one part that grows by
+            // the datagram; what is left of each session is bounded by count.
+            let grown = session.heldByteCount
+            session.dropBlockwiseBodies(packet)
+            heldBytes -= grown - session.heldByteCount
+            context.limitReached(.coapHeldBytes, "HAP over CoAP held more bytes than the coap.held-bytes limit: block-wise bodies were dropped", packet)
+        }
         return true
     }
 
@@ -94,11 +102,12 @@ package final class CoAPTransport {
         if sessions.count >= context.limits.maximumCoAPSessions,
            let oldest = sessions.min(by: { $0.value.lastPacket.number < $1.value.lastPacket.number }) {
             sessions[oldest.key] = nil
+            heldBytes -= oldest.value.heldByteCount
             context.limitReached(.coapSessions, "more CoAP controller endpoints than the coap.sessions limit: the longest silent is closed", packet)
             oldest.value.close(.evicted, at: packet)
         }
-        let info = ConnectionInfo(id: nextConnectionID, transport: .coap, controller: .ip(key.controller), accessory: .ip(key.accessory))
-        nextConnectionID += 1
+        let info = ConnectionInfo(
+            id: context.nextConnectionID(), transport: .coap, controller: .ip(key.controller), accessory: .ip(key.accessory))
         let deviceID = advertised[key.accessory]
         let recognition: ConnectionOpenedEvent.Recognition = advertised[key.accessory] != nil ? .advertisedEndpoint
             : keyLogAccessories.contains(key.accessory) ? .knownEndpoint : .hapRequest
@@ -114,5 +123,6 @@ package final class CoAPTransport {
             session.close(.captureEnded, at: nil)
         }
         sessions.removeAll()
+        heldBytes = 0
     }
 }

@@ -27,6 +27,9 @@ struct RecentMessages {
     private var entries: [Entry] = []
     private var next = 0
 
+    /// The bytes the window holds, for the transport's memory budget.
+    var heldByteCount: Int { entries.count * MemoryLayout<Entry>.stride }
+
     /// Judges the message and remembers it if it is new.
     mutating func check(type: CoAPMessageType, messageID: UInt16, bytes: [UInt8]) -> Verdict {
         var hasher = Hasher()

@@ -1959,11 +1959,11 @@ extension HAPCatalog {
         CharacteristicDefinition(
             type: HAPUUID(appleDefined: 0x703), name: "Thread Status", format: .uint16,
             permissions: [.pairedRead, .events], unit: nil,
-            minimumValue: 0, maximumValue: 6, stepValue: 1, maximumLength: nil,
+            minimumValue: 0, maximumValue: 127, stepValue: 1, maximumLength: nil,
             validValues: [],
             validBits: [],
             introduced: nil,
-            sourceDisagreements: "max: NodeJS=6.0; aiohomekit=127.0"),
+            sourceDisagreements: "max: NodeJS=6.0; aiohomekit=127.0 (corrected to aiohomekit: a bitmask, see README.md \"Corrections\")"),
         CharacteristicDefinition(
             type: HAPUUID(appleDefined: 0x704), name: "Thread Control Point", format: .tlv8,
             permissions: [.pairedWrite], unit: nil,

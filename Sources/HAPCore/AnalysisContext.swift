@@ -17,6 +17,9 @@ package final class AnalysisContext {
     /// The key log's sessions, for connections whose pair-verify is not in the capture.
     package var keyLogSessions: KeyLogSessions
     package var summary = InputSummary()
+    /// Connections numbered so far: one counter for every transport (TCP, CoAP, Bluetooth LE),
+    /// so that a connection's number is its own in the whole run and follows first packets.
+    private var connectionCount = 0
     private var order = CaptureOrderBuffer()
     private let sink: (HAPEvent) -> Void
 
@@ -25,6 +28,12 @@ package final class AnalysisContext {
         self.keyLogSessions = KeyLogSessions(configuration.keyLog)
         self.databases = AccessoryDatabases(supplied: configuration.suppliedDatabases)
         self.sink = sink
+    }
+
+    /// The number of the connection whose first packet is being processed.
+    package func nextConnectionID() -> Int {
+        connectionCount += 1
+        return connectionCount
     }
 
     package var keyLog: KeyLog { configuration.keyLog }

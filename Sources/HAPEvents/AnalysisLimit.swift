@@ -93,6 +93,8 @@ public struct AnalysisLimit: Sendable {
                       read: { $0.maximumCoAPBlockwiseBody }, write: { $0.maximumCoAPBlockwiseBody = $1 }),
         AnalysisLimit(.coapPendingRequests, .count, "HAP-over-CoAP requests of one session waiting for responses", minimum: 1,
                       read: { $0.maximumCoAPPendingRequests }, write: { $0.maximumCoAPPendingRequests = $1 }),
+        AnalysisLimit(.coapHeldBytes, .bytes, "bytes HAP over CoAP holds across all sessions", minimum: 0,
+                      read: { $0.maximumCoAPHeldBytes }, write: { $0.maximumCoAPHeldBytes = $1 }),
         AnalysisLimit(.bleConnections, .count, "Bluetooth LE connections tracked at once", minimum: 1,
                       read: { $0.ble.maximumConnections }, write: { $0.ble.maximumConnections = $1 }),
         AnalysisLimit(.bleL2CAPFrame, .bytes, "largest L2CAP frame joined from ACL fragments", minimum: 27,

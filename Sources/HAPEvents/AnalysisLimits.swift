@@ -14,6 +14,7 @@ extension LimitName {
     public static let coapCounterSearch = LimitName("coap.counter-search")
     public static let coapBlockwiseBody = LimitName("coap.blockwise-body")
     public static let coapPendingRequests = LimitName("coap.pending-requests")
+    public static let coapHeldBytes = LimitName("coap.held-bytes")
 }
 
 /// Bounds on everything wire data can make the analysis hold, with safe defaults. Each is
@@ -50,6 +51,11 @@ public struct AnalysisLimits: Sendable {
     public var maximumCoAPBlockwiseBody = 1 << 20
     /// HAP over CoAP: confirmable requests of one session waiting for their responses.
     public var maximumCoAPPendingRequests = 64
+    /// HAP over CoAP: bytes held across every session at once (block-wise bodies being joined,
+    /// requests waiting for responses, the de-duplication windows). The per-session bounds alone
+    /// allow `coap.sessions` × 2 transfers × `coap.blockwise-body`; beyond this budget the
+    /// session that grew drops its block-wise bodies.
+    public var maximumCoAPHeldBytes = 16 << 20
 
     public init() {}
 }

@@ -42,12 +42,18 @@ public struct CharacteristicActivity: Sendable {
     /// Read or Write in its properties; HomeKitADK HAPBLEProcedure.c answers Insufficient
     /// Authentication there). Judged by the transport, which knows the properties.
     public let servedWithoutRequiredSession: Bool
+    /// How long the accessory took to answer the request that carried this read, write or
+    /// (un)subscription, where the transport times requests per activity (HAP over CoAP: one
+    /// request body of PDUs, one response body). HAP over IP times its HTTP messages instead
+    /// (`HTTPMessageEvent.responseTiming`).
+    public let responseTiming: ResponseTiming?
 
     public init(
         connection: ConnectionInfo, deviceID: String?, kind: Kind, id: CharacteristicID, type: HAPUUID? = nil,
         name: String? = nil, unit: CharacteristicUnit? = nil, format: CharacteristicFormat? = nil,
         value: InterpretedValue? = nil, structure: TLV8StructuredValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
-        requestPacket: PacketInfo? = nil, answered: Bool = true, servedWithoutRequiredSession: Bool = false
+        requestPacket: PacketInfo? = nil, answered: Bool = true, servedWithoutRequiredSession: Bool = false,
+        responseTiming: ResponseTiming? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -64,5 +70,6 @@ public struct CharacteristicActivity: Sendable {
         self.requestPacket = requestPacket
         self.answered = answered
         self.servedWithoutRequiredSession = servedWithoutRequiredSession
+        self.responseTiming = responseTiming
     }
 }

@@ -17,17 +17,19 @@ public struct ConnectionSummary: Sendable {
     /// Directions whose frames were decrypted.
     public let decrypted: Set<HAPDirection>
     public let httpMessages: Int
+    /// HAP over CoAP: its messages, retransmissions and HAP PDUs (nil for other transports).
+    public let coap: CoAPCounters?
+    /// HAP over Bluetooth LE, for a connection `closed` by HCI Disconnection Complete: the reason
+    /// it carried (Bluetooth Core Vol 1 Part F error codes, 0x13 the remote user terminated it).
+    public let disconnectionReason: HCIStatus?
     /// The requests still waiting for their responses when the connection ended, oldest first.
     public let unansweredRequests: [UnansweredRequest]
-    /// HAP over Bluetooth LE: the reason the HCI Disconnection Complete event gave (Core Vol 1
-    /// Part F: 0x13 the remote user ended it, 0x16 the local host did, 0x08 supervision timeout).
-    public let disconnectionReason: HCIStatus?
 
     public init(
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
         frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int,
-        unansweredRequests: [UnansweredRequest] = [], disconnectionReason: HCIStatus? = nil
+        unansweredRequests: [UnansweredRequest] = [], coap: CoAPCounters? = nil, disconnectionReason: HCIStatus? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -41,7 +43,24 @@ public struct ConnectionSummary: Sendable {
         self.decrypted = decrypted
         self.httpMessages = httpMessages
         self.unansweredRequests = unansweredRequests
+        self.coap = coap
         self.disconnectionReason = disconnectionReason
+    }
+
+    /// What a HAP-over-CoAP connection carried.
+    public struct CoAPCounters: Sendable, Hashable {
+        /// CoAP messages, retransmissions included.
+        public var messages: Int
+        /// Messages sent again under a message ID already seen (RFC 7252 §4.5), identical or not.
+        public var retransmissions: Int
+        /// HAP PDUs decoded: requests, responses and event records.
+        public var pdus: Int
+
+        public init(messages: Int, retransmissions: Int, pdus: Int) {
+            self.messages = messages
+            self.retransmissions = retransmissions
+            self.pdus = pdus
+        }
     }
 
     /// A request the accessory had not answered when the connection ended.

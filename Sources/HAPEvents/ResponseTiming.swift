@@ -13,6 +13,9 @@ public struct ResponseTiming: Sendable, Hashable {
         /// Later than `abandonedResponseSeconds`: HAP-NodeJS no longer waits for its own handler
         /// and answers -70408 instead; a controller shows the characteristic as "No Response".
         case pastTimeout = "past-timeout"
+        /// Later than the controller's own timeout for the request, which the transport knows
+        /// (`controllerTimeoutSeconds`): the controller had given up, so the answer reached no one.
+        case afterControllerTimeout = "after-controller-timeout"
     }
 
     /// HAP-NodeJS src/lib/Characteristic.ts: "HAP-NodeJS will complain about slow running get
@@ -24,15 +27,24 @@ public struct ResponseTiming: Sendable, Hashable {
 
     /// Seconds from the request's last packet to the response's first.
     public let seconds: Double
+    /// How long the controller waits for this response before it gives up, where the transport
+    /// knows it (HAP over CoAP: aiohomekit's 16 s); nil where controllers wait longer than any
+    /// mark above.
+    public let controllerTimeoutSeconds: Double?
     public let verdict: Verdict
 
-    public init(seconds: Double) {
+    public init(seconds: Double, controllerTimeoutSeconds: Double? = nil) {
         self.seconds = seconds
-        verdict = seconds > Self.abandonedResponseSeconds ? .pastTimeout : seconds > Self.slowResponseSeconds ? .slow : .prompt
+        self.controllerTimeoutSeconds = controllerTimeoutSeconds
+        if let controllerTimeoutSeconds, seconds > controllerTimeoutSeconds {
+            verdict = .afterControllerTimeout
+        } else {
+            verdict = seconds > Self.abandonedResponseSeconds ? .pastTimeout : seconds > Self.slowResponseSeconds ? .slow : .prompt
+        }
     }
 
     /// The response time of a request completed by `request` and answered starting in `response`.
-    public init(request: PacketInfo, response: PacketInfo) {
-        self.init(seconds: max(0, response.timestamp - request.timestamp))
+    public init(request: PacketInfo, response: PacketInfo, controllerTimeoutSeconds: Double? = nil) {
+        self.init(seconds: max(0, response.timestamp - request.timestamp), controllerTimeoutSeconds: controllerTimeoutSeconds)
     }
 }

@@ -91,9 +91,19 @@ public final class CaptureModel: HAPEventConsumer {
             }
         }
 
-        /// The name from the accessory database's Accessory Information, else the mDNS name.
+        /// The name from the accessory database's Accessory Information, else the one a controller
+        /// read from it (HAP over Bluetooth LE and CoAP databases carry no values), else the mDNS name.
         public var name: String? {
-            database?.accessories.first?.name ?? instanceName
+            database?.accessories.first?.name ?? nameRead ?? instanceName
+        }
+
+        /// The last value read or notified of the first accessory's Accessory Information Name.
+        private var nameRead: String? {
+            guard let accessory = database?.accessories.first,
+                  let characteristic = accessory.accessoryInformation?.characteristic(ofType: HAPUUID(appleDefined: 0x23)),
+                  case .string(let name)? = characteristics[CharacteristicID(aid: accessory.aid, iid: characteristic.iid)]?.lastValue?.value
+            else { return nil }
+            return name
         }
     }
 

@@ -20,7 +20,7 @@ package final class IPTransport {
         self.context = context
         discovery = DiscoveryTracker(setupID: context.configuration.setupID, maximumInstances: context.limits.maximumMDNSInstances)
         tracker = ConnectionTracker(context: context, discovery: discovery)
-        reassembler = TCPReassembler(limits: context.limits.tcp, delegate: tracker)
+        reassembler = TCPReassembler(limits: context.limits.tcp, delegate: tracker) { [unowned context] in context.nextConnectionID() }
     }
 
     package func process(_ segment: TCPSegment) {

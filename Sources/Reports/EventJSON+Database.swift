@@ -177,5 +177,11 @@ extension EventJSON {
             writer.member("answered", activity.answered)
         }
         writer.packetMembers(activity.requestPacket, clock: clock, prefix: "request")
+        if let timing = activity.responseTiming {
+            writer.object("latency") { writer in
+                writer.member("seconds", seconds: timing.seconds)
+                writer.member("verdict", timing.verdict.rawValue)
+            }
+        }
     }
 }

@@ -46,7 +46,7 @@ extension EventJSON {
     static func writeConnectionSummary(_ summary: ConnectionSummary, clock: CaptureClock, into writer: inout JSONWriter) {
         writeConnection(summary.connection, into: &writer)
         writer.member("deviceID", summary.deviceID)
-        writer.member("reason", summary.reason.wording)
+        writer.member("reason", summary.closingWording)
         writer.member("handshakeSeen", summary.handshakeSeen)
         writer.packetMembers(summary.firstPacket, clock: clock, prefix: "first")
         writer.packetMembers(summary.lastPacket, clock: clock, prefix: "last")
@@ -67,6 +67,13 @@ extension EventJSON {
             }
         }
         writer.member("httpMessages", summary.httpMessages)
+        if let coap = summary.coap {
+            writer.object("coap") { writer in
+                writer.member("messages", coap.messages)
+                writer.member("retransmissions", coap.retransmissions)
+                writer.member("pdus", coap.pdus)
+            }
+        }
         if !summary.unansweredRequests.isEmpty {
             writer.objects("unansweredRequests", summary.unansweredRequests) { writer, outstanding in
                 writer.member("method", outstanding.request.method)

@@ -71,11 +71,19 @@ enum EventText {
         case .characteristic(let activity):
             return ("char #\(activity.connection.id)", activityLine(activity), .dim)
         case .connectionClosed(let summary):
-            return ("conn #\(summary.connection.id)", "\(summary.reason.wording), " + plural(summary.httpMessages, "HTTP message"), .dim)
+            return ("conn #\(summary.connection.id)", "\(summary.closingWording), " + Self.carried(summary), .dim)
         case .inputEnded(let summary):
             return ("end", plural(summary.packets, "packet") + ", " + plural(summary.hapConnections, "HAP connection") + ", "
                 + plural(summary.mdnsMessages, "mDNS message"), .heading)
         }
+    }
+
+    /// What a connection carried, in its transport's units: `34 HTTP messages`, or over CoAP
+    /// `66 CoAP messages (2 retransmissions), 109 PDUs`.
+    static func carried(_ summary: ConnectionSummary) -> String {
+        guard let coap = summary.coap else { return plural(summary.httpMessages, "HTTP message") }
+        let again = coap.retransmissions > 0 ? " (\(plural(coap.retransmissions, "retransmission")))" : ""
+        return plural(coap.messages, "CoAP message") + again + ", " + plural(coap.pdus, "PDU")
     }
 
     /// `1 packet`, `2 packets`.

@@ -17,6 +17,15 @@ extension ConnectionCloseReason {
     }
 }
 
+extension ConnectionSummary {
+    /// How the connection ended, in its transport's terms: a Bluetooth LE connection is
+    /// `disconnected: Remote User Terminated Connection (0x13)`, not closed by a FIN.
+    var closingWording: String {
+        guard reason == .closed, case .bluetoothLE = connection.transport else { return reason.wording }
+        return disconnectionReason.map { "disconnected: \($0)" } ?? "disconnected"
+    }
+}
+
 extension SessionStartEvent.UndecryptableReason {
     var wording: String {
         switch self {

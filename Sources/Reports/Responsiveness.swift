@@ -3,7 +3,8 @@ import HAPJSON
 import Packets
 
 /// What "No Response" and event reports show, gathered from the event stream: each timed response
-/// (`HTTPMessageEvent.responseTiming`) filed under the characteristics it read or wrote and under
+/// (`HTTPMessageEvent.responseTiming`, or `CharacteristicActivity.responseTiming` for a CoAP
+/// request body of PDUs, shown as the `POST /` it was) filed under the characteristics it read or wrote and under
 /// its controller, the requests left unanswered (`ConnectionSummary.unansweredRequests`), the HAP
 /// statuses the accessory answered, and each characteristic's EVENTs with their problems
 /// (`HTTPMessageEvent.notificationProblems`). It judges nothing itself.
@@ -173,14 +174,17 @@ public struct Responsiveness: Sendable {
             }
         }
         guard let timing = http.responseTiming, let request = http.request else { return }
-        lastResponse[http.connection.id] = (http.lastPacket.number, timing)
         let status = http.message.statusLine.map { "\($0.status)" } ?? ""
-        record(TimedResponse(connection: http.connection, request: request, packet: http.firstPacket, status: status, timing: timing))
+        timedResponse(TimedResponse(connection: http.connection, request: request, packet: http.firstPacket, status: status, timing: timing),
+                      lastPacket: http.lastPacket)
     }
 
-    private mutating func record(_ response: TimedResponse) {
+    /// One response, counted once however many characteristics it answers.
+    private mutating func timedResponse(_ response: TimedResponse, lastPacket: PacketInfo) {
+        lastResponse[response.connection.id] = (lastPacket.number, response.timing)
         all.add(response.timing, keeping: limits.samplesPerGroup)
-        let controller = response.connection.controller.endpoint.map { $0.address.description } ?? response.connection.controller.description
+        let connection = response.connection
+        let controller = connection.controller.endpoint.map { $0.address.description } ?? connection.controller.description
         if controllers[controller] != nil || controllers.count < limits.groups {
             controllers[controller, default: Distribution()].add(response.timing, keeping: limits.samplesPerGroup)
         } else {
@@ -206,9 +210,9 @@ public struct Responsiveness: Sendable {
         // HomeKitADK HAPPDU.h: the opcodes' names in the HAP specification.
         let opcode = activity.kind == .read ? "HAP-Characteristic-Read" : "HAP-Characteristic-Write"
         let status = activity.status.map { "\($0)" } ?? ""
-        record(TimedResponse(
+        timedResponse(TimedResponse(
             connection: activity.connection, request: HTTPMessageEvent.RequestReference(method: opcode, target: activity.id.description, packet: request),
-            packet: packet, status: status, timing: timing))
+            packet: packet, status: status, timing: timing), lastPacket: packet)
         return timing
     }
 
@@ -224,9 +228,18 @@ public struct Responsiveness: Sendable {
         case .event:
             noteEvent(activity, key: key, packet: packet)
         case .read, .write, .subscribe, .unsubscribe:
+            guard let packet else { return }
             let timing: ResponseTiming
-            if case .ip = activity.connection.transport {
-                guard let packet, let response = lastResponse[activity.connection.id], response.packet == packet.number else { return }
+            if let carried = activity.responseTiming {
+                if lastResponse[activity.connection.id]?.packet != packet.number {
+                    // The first activity of a response body: HAP over CoAP's request is a POST to `/`.
+                    let request = HTTPMessageEvent.RequestReference(method: "POST", target: "/", packet: activity.requestPacket ?? packet)
+                    timedResponse(TimedResponse(connection: activity.connection, request: request, packet: packet, status: "", timing: carried),
+                                  lastPacket: packet)
+                }
+                timing = carried
+            } else if case .ip = activity.connection.transport {
+                guard let response = lastResponse[activity.connection.id], response.packet == packet.number else { return }
                 timing = response.timing
             } else {
                 guard let pduTiming = pduResponse(activity, packet: packet) else { return }

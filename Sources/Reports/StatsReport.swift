@@ -61,15 +61,13 @@ public final class StatsReport: CaptureReport {
         lines.append(style.paint("HAP connections", .heading) + " \(connections.count + droppedConnections)"
             + (droppedConnections > 0 ? " (\(droppedConnections) not listed)" : ""))
         var rows: [[String]] = [["conn", "endpoints", "dir", "packets", "bytes", "retrans", "out-of-order", "gaps", "gap bytes", "frames", "largest", "oversize", "decrypted"]]
-        for connection in connections {
+        // HAP over CoAP has messages and sealed bodies, not segments: a table of its own.
+        let coap = connections.filter { $0.coap != nil }
+        for connection in connections where connection.coap == nil {
             for (index, direction) in HAPDirection.allCases.enumerated() {
                 let tcp = connection.tcp[direction]
                 let frames = connection.frames[direction]
-                rows.append([
-                    index == 0 ? "#\(connection.connection.id)" : "",
-                    index == 0
-                        ? "\(connection.connection.controller) → \(connection.connection.accessory)"
-                        : "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.reason.wording)",
+                rows.append(Self.connectionCells(connection, line: index) + [
                     direction == .controllerToAccessory ? "c→a" : "a→c",
                     tcp.map { "\($0.packets)" } ?? "", tcp.map { "\($0.payloadBytes)" } ?? "",
                     tcp.map { "\($0.retransmissions)" } ?? "", tcp.map { "\($0.outOfOrderSegments)" } ?? "",
@@ -80,9 +78,14 @@ public final class StatsReport: CaptureReport {
                 ])
             }
         }
-        let table = SummaryText.aligned(rows, indent: "  ", rightAligned: Set(3 ... 11))
-        lines.append(style.paint(table[0], .dim))
-        lines += table.dropFirst()
+        if rows.count > 1 {
+            let table = SummaryText.aligned(rows, indent: "  ", rightAligned: Set(3 ... 11))
+            lines.append(style.paint(table[0], .dim))
+            lines += table.dropFirst()
+        }
+        if !coap.isEmpty {
+            lines += coapRows(coap, style: style)
+        }
         lines.append("")
         let reached = totals?.limitsReached.sorted { $0.key < $1.key } ?? []
         if reached.isEmpty {
@@ -95,6 +98,35 @@ public final class StatsReport: CaptureReport {
             }
         }
         output.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The first two cells of a connection's two lines: its number and endpoints, then its
+    /// packets and how it ended.
+    private static func connectionCells(_ connection: ConnectionSummary, line: Int) -> [String] {
+        line == 0
+            ? ["#\(connection.connection.id)", "\(connection.connection.controller) → \(connection.connection.accessory)"]
+            : ["", "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.closingWording)"]
+    }
+
+    /// One row per HAP-over-CoAP connection: its CoAP messages, retransmissions and PDUs, then
+    /// per direction its sealed bodies.
+    private func coapRows(_ connections: [ConnectionSummary], style: TextStyle) -> [String] {
+        var rows: [[String]] = [["conn", "endpoints", "messages", "retrans", "PDUs", "dir", "bodies", "largest", "decrypted"]]
+        for connection in connections {
+            guard let counters = connection.coap else { continue }
+            for (index, direction) in HAPDirection.allCases.enumerated() {
+                let bodies = connection.frames[direction]
+                rows.append(Self.connectionCells(connection, line: index) + [
+                    index == 0 ? "\(counters.messages)" : "", index == 0 ? "\(counters.retransmissions)" : "",
+                    index == 0 ? "\(counters.pdus)" : "",
+                    direction == .controllerToAccessory ? "c→a" : "a→c",
+                    bodies.map { "\($0.frames)" } ?? "–", bodies.map { "\($0.largestFrame)" } ?? "–",
+                    connection.encrypted ? (connection.decrypted.contains(direction) ? "yes" : "no") : "–",
+                ])
+            }
+        }
+        let table = SummaryText.aligned(rows, indent: "  ", rightAligned: [2, 3, 4, 6, 7])
+        return [style.paint(table[0], .dim)] + table.dropFirst()
     }
 
     // MARK: JSON

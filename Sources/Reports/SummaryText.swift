@@ -118,7 +118,8 @@ struct SummaryText {
             }
             return [
                 "#\(connection.info.id)", "\(connection.info.controller) → \(connection.info.accessory)", span, traffic,
-                plural(connection.httpMessages, "HTTP message"), connection.closed?.reason.wording ?? "open",
+                connection.closed.map(EventText.carried) ?? plural(connection.httpMessages, "HTTP message"),
+                connection.closed?.closingWording ?? "open",
             ]
         }
         lines += Self.aligned(rows, indent: "  ")

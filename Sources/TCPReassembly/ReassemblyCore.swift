@@ -16,10 +16,12 @@ struct ReassemblyCore {
     private let closedConnectionRetention: Double
     private var table = ConnectionTable()
     private var nextConnectionID = 1
+    private let connectionIDs: (() -> Int)?
 
     /// Limits below their minimum (a negative count or duration, no connections at all) are
     /// raised to it.
-    init(limits: TCPReassemblyLimits, delegate: any TCPStreamDelegate) {
+    init(limits: TCPReassemblyLimits, delegate: any TCPStreamDelegate, connectionIDs: (() -> Int)? = nil) {
+        self.connectionIDs = connectionIDs
         context = ReassemblyContext(maximumBufferedBytes: max(0, limits.maximumBufferedBytes))
         target = StreamTarget(
             delegate: delegate, context: context,
@@ -85,10 +87,11 @@ struct ReassemblyCore {
             return
         }
         makeRoomForConnection()
-        let connection = TCPConnection(
-            id: nextConnectionID, client: roles.client, server: roles.server,
-            firstPacket: segment.packet, handshakeSeen: roles.fromHandshake)
+        let id = connectionIDs?() ?? nextConnectionID
         nextConnectionID += 1
+        let connection = TCPConnection(
+            id: id, client: roles.client, server: roles.server,
+            firstPacket: segment.packet, handshakeSeen: roles.fromHandshake)
         let slot = table.insert(ConnectionEntry(connection))
         context.statistics.connectionsOpened += 1
         if !roles.fromHandshake { context.statistics.connectionsPickedUpMidStream += 1 }

@@ -28,10 +28,13 @@ public final class TCPReassembler<Delegate: TCPStreamDelegate> {
     @exclusivity(unchecked) private var core: ReassemblyCore
     private var isBusy = false
 
-    public init(limits: TCPReassemblyLimits = TCPReassemblyLimits(), delegate: Delegate) {
+    /// Connections are numbered 1, 2, … in the order of their first segment, unless
+    /// `connectionIDs` numbers them: an analysis whose other transports draw from the same
+    /// counter, so that every connection of a run has its own number.
+    public init(limits: TCPReassemblyLimits = TCPReassemblyLimits(), delegate: Delegate, connectionIDs: (() -> Int)? = nil) {
         self.limits = limits
         self.delegate = delegate
-        core = ReassemblyCore(limits: limits, delegate: delegate)
+        core = ReassemblyCore(limits: limits, delegate: delegate, connectionIDs: connectionIDs)
         context = core.context
     }
 

@@ -110,6 +110,43 @@ struct CoAPHostileInputTests {
         let summary = events.compactMap { if case .inputEnded(let summary) = $0.kind { summary } else { nil } }.first
         #expect(summary?.limitsReached[.coapPendingRequests] == 16)
     }
+
+    /// A CON POST to `/` carrying block `number` (M set, 1024 bytes, SZX 6) of a Block1 body.
+    private static func block1(_ number: UInt8, messageID: UInt16, sourcePort: UInt16) -> [UInt8] {
+        // Option delta 27 (Block1) as 13 + 14, length 1: NUM << 4 | M << 3 | SZX (RFC 7959 §2.2).
+        let block: UInt8 = number << 4 | 0x08 | 6
+        var message: [UInt8] = [0x41, 0x02, UInt8(messageID >> 8), UInt8(messageID & 0xFF), 0xB1, 0xD1, 0x0E, block, 0xFF]
+        message += [UInt8](repeating: number, count: 1024)
+        return Frames.ethernet(Frames.ipv4(Frames.udp(message, sourcePort: sourcePort, destinationPort: 5683), protocol: 17))
+    }
+
+    /// Twelve controller ports each sending the first eight blocks of a body that never ends.
+    private static let blockFlood: [[UInt8]] = (0 ..< 8).flatMap { (number: Int) -> [[UInt8]] in
+        (0 ..< 12).map { (port: Int) -> [UInt8] in
+            let messageID = UInt16(number) << 8 | UInt16(port)
+            return block1(UInt8(number), messageID: messageID, sourcePort: UInt16(41_000 + port))
+        }
+    }
+
+    @Test("block-wise bodies of many sessions are held only up to coap.held-bytes in all, and the bound is reported")
+    func heldBytesBudget() throws {
+        // 12 sessions × 8 KiB each would be 96 KiB; each session alone stays within its own bounds.
+        let events = try Self.analyse(Self.pcap(Self.blockFlood)) { $0.maximumCoAPHeldBytes = 16 << 10 }
+        let summary = try #require(events.compactMap { if case .inputEnded(let summary) = $0.kind { summary } else { nil } }.first)
+        let hits = try #require(summary.limitsReached[.coapHeldBytes])
+        #expect(hits > 0)
+        let limits = events.compactMap { if case .problem(let problem) = $0.kind, problem.kind == .limitReached { problem.limit } else { nil } }
+        #expect(limits == [.coapHeldBytes], "reported once, when first reached")
+        let dropped = events.compactMap { if case .problem(let problem) = $0.kind, problem.kind != .limitReached, problem.message.contains("coap.held-bytes") { problem } else { nil } }
+        #expect(dropped.count == hits, "each drop names its session and packet")
+        #expect(dropped.allSatisfy { $0.connection?.transport == .coap })
+        // Within the default budget the same flood is held whole, and cut off only when the capture ends.
+        let held = try Self.analyse(Self.pcap(Self.blockFlood))
+        let heldSummary = try #require(held.compactMap { if case .inputEnded(let summary) = $0.kind { summary } else { nil } }.first)
+        #expect(heldSummary.limitsReached[.coapHeldBytes] == nil)
+        let cutOff = held.compactMap { if case .problem(let problem) = $0.kind, problem.message.contains("was cut off") { problem } else { nil } }
+        #expect(cutOff.count == 12)
+    }
 }
 
 /// A session whose pair-verify the capture does not hold: the key log's session for its endpoints

@@ -17,7 +17,7 @@ struct AnalysisLimitTests {
             .tcpClosedRetention, .httpStartLine, .httpHeaderBlock, .httpHeaders, .httpBody, .httpChunk, .httpChunkLine,
             .jsonDocument, .jsonDepth, .jsonValues, .jsonString, .jsonNumber, .ipFragmentDatagrams, .ipFragmentBytes,
             .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .frameJoinChecks, .httpPendingRequests, .mdnsInstances,
-            .coapSessions, .coapCounterSearch, .coapBlockwiseBody, .coapPendingRequests,
+            .coapSessions, .coapCounterSearch, .coapBlockwiseBody, .coapPendingRequests, .coapHeldBytes,
             .bleConnections, .bleL2CAPFrame, .bleL2CAPPending, .bleGATTValue, .bleAttributes, .blePDUBody, .bleAdvertisers,
         ]
         #expect(Set(names) == Set(declared))

@@ -10,6 +10,16 @@ struct ResponseTimingTests {
         #expect(ResponseTiming(seconds: seconds).verdict == verdict)
     }
 
+    @Test("past the controller's own timeout, where the transport knows it, a response came after the controller gave up",
+          arguments: [(2.0, ResponseTiming.Verdict.prompt), (12.0, .pastTimeout), (16.0, .pastTimeout), (17.0, .afterControllerTimeout)])
+    func controllerTimeout(_ seconds: Double, _ verdict: ResponseTiming.Verdict) {
+        let timing = ResponseTiming(seconds: seconds, controllerTimeoutSeconds: 16)
+        #expect(timing.verdict == verdict)
+        #expect(timing.controllerTimeoutSeconds == 16)
+        // Without a known timeout the slow marks alone judge it.
+        #expect(ResponseTiming(seconds: 17).verdict == .pastTimeout)
+    }
+
     @Test("the time runs from the request's last packet to the response's first")
     func measuredBetweenPackets() {
         let request = PacketInfo(number: 9, timestamp: Timestamp(seconds: 100, nanoseconds: 500_000_000), capturedLength: 90, originalLength: 90)

@@ -12,6 +12,15 @@ import TestSupport
         return model
     }
 
+    @Test("A database without values (Bluetooth LE, CoAP) names its accessory by the Name a controller read from it")
+    func nameReadFromAccessoryInformation() throws {
+        #expect(try model("ble/lamp").accessories.first?.name == "hapscope BLE Lamp")
+        // Over CoAP the read Name comes before the mDNS instance name, as a database's does over IP.
+        let thread = try #require(try model("coap/clean").accessories.first)
+        #expect(thread.instanceName == "hapscope Thread Light 4D5E6F")
+        #expect(thread.name == "hapscope Thread Light")
+    }
+
     @Test func theBridgeCaptureShowsOneAccessoryItsDatabaseAndItsActivity() throws {
         let model = try model("bridge")
         #expect(model.accessories.count == 1)

@@ -138,7 +138,9 @@ class ThreadAccessory:
     async def readvertise(self) -> None:
         assert self.zeroconf is not None and self.service_info is not None
         self.service_info = ServiceInfo(
-            HAP_UDP, self.service_info.name, addresses=self.service_info.addresses, port=self.service_info.port,
+            # `addresses` holds the IPv4 ones only: the IPv6 address must be carried over explicitly,
+            # or the update's SRV goes out without its AAAA record (RFC 6763 §12.2).
+            HAP_UDP, self.service_info.name, addresses=self.service_info.addresses_by_version(IPVersion.All), port=self.service_info.port,
             properties=self.txt(), server=self.service_info.server,
         )  # fmt: skip
         await self.zeroconf.async_update_service(self.service_info)
@@ -255,14 +257,14 @@ class ThreadAccessory:
         responses = b"".join(self.answer(session, r).encode() for r in requests)
         if late is not None:
             self.journal.misbehaviour(
-                "coap-late-response", controller,
+                "late-response", controller,
                 f"the response to the read of iid {point.iid} (message ID {request.mid}, token {request.token.hex()}) is "
                 f"sent {late.delay:.0f} s after the request; aiohomekit waits 16 s",
             )  # fmt: skip
             await asyncio.sleep(late.delay)
         if in_plaintext:
             self.journal.misbehaviour(
-                "coap-plaintext-after-encryption", controller,
+                "plaintext-after-encryption", controller,
                 f"the response to the read of iid {point.iid} is sent unencrypted ({len(responses)} bytes) after "
                 f"{session.send_counter} encrypted responses",
             )  # fmt: skip
@@ -271,7 +273,7 @@ class ThreadAccessory:
         counter = session.send_counter + (drift.skip if drift else 0)
         if drift is not None:
             self.journal.misbehaviour(
-                "coap-counter-drift", controller,
+                "counter-drift", controller,
                 f"the response to the read of iid {point.iid} is sealed with counter {counter} where "
                 f"{session.send_counter} was due (skips {drift.skip})",
             )  # fmt: skip
@@ -346,7 +348,7 @@ class ThreadAccessory:
         await asyncio.sleep(0.5)
         for _ in range(3):
             temperature.value = round(float(temperature.value) + 0.1, 1)
-            humidity.value = float(humidity.value) + 0.5
+            humidity.value = float(humidity.value) + 1.0  # whole steps: the declared minimum step is 1.0
             await self.notify([temperature.iid, humidity.iid])
             await asyncio.sleep(self.scenario.event_interval)
 
@@ -389,7 +391,7 @@ class ThreadAccessory:
         self.differing_copy_of = None
         copy = message.copy(payload=self.differing_payload)
         self.journal.misbehaviour(
-            "coap-retransmission-differs", self.differing_controller,
+            "retransmission-differs", self.differing_controller,
             f"event PUT message ID {message.mid} token {message.token.hex()} is sent again 0.3 s later with the same "
             f"message ID and token but a temperature 5.0 higher, sealed under the same event counter",
         )  # fmt: skip

@@ -29,6 +29,8 @@ from . import pdu
 APPLE_BASE = "-0000-1000-8000-0026BB765291"
 
 # HAP-BLE characteristic properties (HomeKitADK HAPBLECharacteristic+Signature / aiohomekit coap/structs.py).
+PROPERTY_READ = 0x0001
+PROPERTY_WRITE = 0x0002
 PROPERTY_SECURE_READ = 0x0010
 PROPERTY_SECURE_WRITE = 0x0020
 PROPERTY_HIDDEN = 0x0040
@@ -37,6 +39,8 @@ SERVICE_PRIMARY = 0x0001
 
 # Bluetooth GATT format types and units (Bluetooth Assigned Numbers), as HAP-BLE uses them.
 FORMAT_BOOL, FORMAT_UINT8, FORMAT_UINT16, FORMAT_INT32, FORMAT_FLOAT, FORMAT_STRING = 0x01, 0x04, 0x06, 0x10, 0x14, 0x19
+# TLV8 and data values: HAP-BLE's opaque structure (HomeKitADK HAPBLECharacteristic+Signature.c, 0x1B).
+FORMAT_TLV8 = 0x1B
 UNIT_UNITLESS, UNIT_CELSIUS, UNIT_PERCENTAGE = 0x2700, 0x272F, 0x27AD
 GATT_NAMESPACE_BLUETOOTH_SIG = 0x01
 VALUE_PACKING = {FORMAT_BOOL: "<?", FORMAT_UINT8: "<B", FORMAT_UINT16: "<H", FORMAT_INT32: "<i", FORMAT_FLOAT: "<f"}
@@ -181,17 +185,29 @@ def common_services(builder: Builder, name: str, model: str) -> None:
         (0x52, R, FORMAT_STRING, "1.0.0"),  # Firmware Revision
     ])  # fmt: skip
     builder.service(0xA2, [(0x37, R, FORMAT_STRING, "1.1.0")])  # HAP Protocol Information: Version
-    # Pairing service: Pairing Features (read) and Pairing Pairings (the list/add/remove control point).
-    builder.service(0x55, [(0x4F, R, FORMAT_UINT8, 0), (0x50, R | W, FORMAT_UINT8, None)])
-    # Thread Transport: Node Capabilities and Status (the role, 0x08 = child).
+    # Pairing service with the four characteristics every source requires of it (HomeKitADK
+    # HAPServiceTypes.h, HAP-NodeJS, HAP-python, aiohomekit): Pair Setup and Pair Verify (TLV8,
+    # read and write without a session; over CoAP the procedures themselves run on /1 and /2),
+    # Pairing Features, and Pairing Pairings (TLV8, the list/add/remove control point).
+    builder.service(0x55, [
+        (0x4C, PROPERTY_READ | PROPERTY_WRITE, FORMAT_TLV8, None),
+        (0x4E, PROPERTY_READ | PROPERTY_WRITE, FORMAT_TLV8, None),
+        (0x4F, R, FORMAT_UINT8, 0),
+        (0x50, R | W, FORMAT_TLV8, None),
+    ])  # fmt: skip
+    # Thread Transport with its required characteristics (scripts/catalog services.tsv, from
+    # HAP-NodeJS and aiohomekit): Current Transport (true: on Thread), Thread Control Point,
+    # Node Capabilities, and Status (a bitmask, aiohomekit ThreadStatus: 0x08 = child).
     builder.service(0x701, [
+        (0x22B, R, FORMAT_BOOL, True),
+        (0x704, W, FORMAT_TLV8, None),
         (0x702, R, FORMAT_UINT16, 0x0C),
         (0x703, R | EV, FORMAT_UINT16, 0x08),
     ])  # fmt: skip
 
 
 def sensor_light(name: str) -> Accessory:
-    """The clean story's accessory: a lamp, a lock and a temperature/humidity sensor, aid 1."""
+    """The clean story's accessory: a lamp, a lock, a temperature and a humidity sensor, aid 1."""
     builder = Builder()
     common_services(builder, name, "HSC-Thread-1")
     builder.service(0x43, [  # Lightbulb
@@ -205,7 +221,13 @@ def sensor_light(name: str) -> Accessory:
     ])  # fmt: skip
     builder.service(0x8A, [  # Temperature Sensor
         (0x11, R | EV, FORMAT_FLOAT, 21.0, {"unit": UNIT_CELSIUS, "valid_range": (-40.0, 100.0), "step": 0.1}),
+        # A Name, so that aiohomekit's per-service read of the sensor is a batch: the scenarios'
+        # faults count single-PDU reads of the temperature, which must be the story's own.
+        (0x23, R, FORMAT_STRING, "Temperature"),
+    ])  # fmt: skip
+    builder.service(0x82, [  # Humidity Sensor: Current Relative Humidity belongs here, not in the Temperature Sensor
         (0x10, R | EV, FORMAT_FLOAT, 40.0, {"unit": UNIT_PERCENTAGE, "valid_range": (0.0, 100.0), "step": 1.0}),
+        (0x23, R, FORMAT_STRING, "Humidity"),
     ])  # fmt: skip
     return Accessory(aid=1, services=builder.services)
 

@@ -78,7 +78,7 @@ async def full_story(story: Story) -> None:
     accessories = await pairing.list_accessories_and_characteristics()
     lamp_on, brightness = find(accessories, 0x43, 0x25), find(accessories, 0x43, 0x08)
     lock_current, lock_target = find(accessories, 0x45, 0x1D), find(accessories, 0x45, 0x1E)
-    temperature, humidity = find(accessories, 0x8A, 0x11), find(accessories, 0x8A, 0x10)
+    temperature, humidity = find(accessories, 0x8A, 0x11), find(accessories, 0x82, 0x10)
     await pairing.get_characteristics([lamp_on, brightness, temperature, lock_current])
     await pairing.put_characteristics([(*lamp_on, True), (*brightness, 80)])
     await pairing.subscribe([temperature, humidity, lock_current])
@@ -106,7 +106,7 @@ async def fault_reads_story(story: Story) -> None:
 async def events_story(story: Story) -> None:
     pairing = await story.pair()
     accessories = await pairing.list_accessories_and_characteristics()
-    temperature, humidity = find(accessories, 0x8A, 0x11), find(accessories, 0x8A, 0x10)
+    temperature, humidity = find(accessories, 0x8A, 0x11), find(accessories, 0x82, 0x10)
     await pairing.subscribe([temperature, humidity])
     await asyncio.sleep(4.0)
     await pairing.unsubscribe([temperature, humidity])

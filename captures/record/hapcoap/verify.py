@@ -59,7 +59,7 @@ COAP_KEYS = {
     "retransmission", "droppedByRelay", "duplicatedByRelay",
 }  # fmt: skip
 PDU_KEYS = {"time", "direction", "coap", "encryption", "batchIndex", "kind", "control", "tid", "opcode", "iid", "status", "body"}
-RULES = {"coap-counter-drift", "coap-retransmission-differs", "coap-plaintext-after-encryption", "coap-late-response"}
+RULES = {"counter-drift", "retransmission-differs", "plaintext-after-encryption", "late-response"}
 
 
 class VerificationError(Exception):
@@ -333,7 +333,7 @@ def rule_findings(truth: dict[str, Any], keys: Keys, times: list[float | None]) 
         key = (entry["source"], entry["destination"], entry["type"], entry["messageId"])
         payload = base64.b64decode(entry["payload"])
         if key in seen and seen[key] != payload and entry["type"] in ("CON", "NON"):
-            findings.add(("coap-retransmission-differs", controller))
+            findings.add(("retransmission-differs", controller))
         seen.setdefault(key, payload)
         message = coapwire.decode(coapwire_bytes(entry))
         time = times[index] if times[index] is not None else entry["time"]
@@ -342,7 +342,7 @@ def rule_findings(truth: dict[str, Any], keys: Keys, times: list[float | None]) 
         elif message.is_response:
             asked = requests.get((entry["destination"], entry["source"], message.token))
             if asked is not None and entry["sender"] == "accessory" and time - asked > AIOHOMEKIT_REQUEST_TIMEOUT:
-                findings.add(("coap-late-response", controller))
+                findings.add(("late-response", controller))
     expected_counter: dict[tuple[str, str], int] = {}
     for index, (data, kind, controller, accessory) in sorted(hap_bodies(truth).items()):
         if kind == "event-answer":
@@ -356,10 +356,10 @@ def rule_findings(truth: dict[str, Any], keys: Keys, times: list[float | None]) 
         found = next((c for c in range(due, due + COUNTER_SEARCH) if opens(key, c, data)), None)
         if found is None:
             if plaintext_pdus(data, kind):
-                findings.add(("coap-plaintext-after-encryption", controller))
+                findings.add(("plaintext-after-encryption", controller))
             continue
         if found != due:
-            findings.add(("coap-counter-drift", controller))
+            findings.add(("counter-drift", controller))
         expected_counter[slot] = found + 1
     return findings
 
