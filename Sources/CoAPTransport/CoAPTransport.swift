@@ -36,14 +36,13 @@ package final class CoAPTransport {
         keyLogAccessories = context.keyLogSessions.accessoryEndpoints
     }
 
-    /// Learns the accessory endpoints of `_hap._udp` from an mDNS datagram (which HAP over IP
-    /// reports); one that does not decode is left to it.
-    package func observeDiscovery(_ datagram: UDPDatagram) {
-        guard let message = try? DNSMessage(parsing: datagram.payload) else { return }
-        for service in DiscoveryMessage(message).services {
+    /// Learns the accessory endpoints of `_hap._udp` from an mDNS datagram's discovery, decoded
+    /// once by HAP over IP (which reports it, and the datagrams that do not decode).
+    package func observeDiscovery(_ discovery: DiscoveryMessage, sender: Endpoint) {
+        for service in discovery.services {
             guard service.serviceType.service == "_hap", service.serviceType.transport == .udp, !service.isGoodbye,
                   let port = service.location?.port, let deviceID = service.hap?.deviceID else { continue }
-            remember(Endpoint(address: datagram.source.address, port: port), deviceID)
+            remember(Endpoint(address: sender.address, port: port), deviceID)
             for address in service.addresses { remember(Endpoint(address: IPAddress(address.address), port: port), deviceID) }
         }
     }

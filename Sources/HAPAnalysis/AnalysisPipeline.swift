@@ -87,7 +87,12 @@ public final class AnalysisPipeline {
             case .udp(let datagram):
                 context.summary.udpDatagrams += 1
                 // mDNS is HAP over IP's, and tells HAP over CoAP where `_hap._udp` accessories are.
-                if ip.process(datagram, packet: info) { coap.observeDiscovery(datagram) } else { _ = coap.process(datagram, packet: info) }
+                switch ip.process(datagram, packet: info) {
+                case .mdns(let discovery):
+                    if let discovery { coap.observeDiscovery(discovery, sender: datagram.source) }
+                case .notMDNS:
+                    _ = coap.process(datagram, packet: info)
+                }
             case .notIP, .otherIPProtocol:
                 context.summary.otherPackets += 1
             case .fragmentBuffered:

@@ -36,14 +36,16 @@ final class DiscoveryTracker {
         datagram.source.port == mdnsPort || datagram.destination.port == mdnsPort
     }
 
-    /// Decodes one mDNS datagram into events.
-    func process(_ datagram: UDPDatagram, emit: (HAPEvent.Kind) -> Void) {
+    /// Decodes one mDNS datagram into events; returns what it announced and asked (nil when it
+    /// does not decode), for the other transports that learn their endpoints from mDNS.
+    @discardableResult
+    func process(_ datagram: UDPDatagram, emit: (HAPEvent.Kind) -> Void) -> DiscoveryMessage? {
         let message: DNSMessage
         do {
             message = try DNSMessage(parsing: datagram.payload)
         } catch {
             emit(.problem(CaptureProblem(.undecodableMDNS, error.description)))
-            return
+            return nil
         }
         let discovery = DiscoveryMessage(message)
         let browsing = discovery.queries.filter { Self.isInteresting($0.serviceType) }
@@ -53,6 +55,7 @@ final class DiscoveryTracker {
         for service in discovery.services where service.hap != nil || service.matter != nil {
             emit(.advertisement(record(service, from: datagram.source, isResponse: discovery.isResponse, diagnostics: discovery.diagnostics)))
         }
+        return discovery
     }
 
     private static func isInteresting(_ type: ServiceType?) -> Bool {

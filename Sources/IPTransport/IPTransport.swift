@@ -1,3 +1,4 @@
+import DNS
 import HAPCore
 import HAPEvents
 import Packets
@@ -28,15 +29,22 @@ package final class IPTransport {
     }
 
     /// Takes the datagram if it is HAP over IP's (mDNS); returns whether it did.
-    package func process(_ datagram: UDPDatagram, packet: PacketInfo) -> Bool {
-        guard DiscoveryTracker.isMDNS(datagram) else { return false }
+    package func process(_ datagram: UDPDatagram, packet: PacketInfo) -> MDNSDatagram {
+        guard DiscoveryTracker.isMDNS(datagram) else { return .notMDNS }
         context.summary.mdnsMessages += 1
         let evictions = discovery.evictions
-        discovery.process(datagram) { context.emit($0, packet) }
+        let decoded = discovery.process(datagram) { context.emit($0, packet) }
         if discovery.evictions > evictions {
             context.limitReached(.mdnsInstances, "more mDNS service instances than the mdns.instances limit: the oldest are forgotten", packet)
         }
-        return true
+        return .mdns(decoded)
+    }
+
+    /// Whether a UDP datagram was mDNS, which HAP over IP takes, and what it decoded to (nil
+    /// when it did not): decoded once, and shown to the transports that find accessories by it.
+    package enum MDNSDatagram {
+        case notMDNS
+        case mdns(DiscoveryMessage?)
     }
 
     /// Expires idle connections; called for every packet, since capture time advances with any.

@@ -21,7 +21,7 @@ enum Peers {
 func discoveryThatHeard(_ announcement: [UInt8], from address: IPAddress) -> DiscoveryTracker {
     let discovery = DiscoveryTracker(setupID: nil, maximumInstances: 16)
     announcement.withUnsafeBytes { payload in
-        discovery.process(UDPDatagram(
+        _ = discovery.process(UDPDatagram(
             packet: .numbered(1), source: Endpoint(address: address, port: 5353),
             destination: Endpoint(address: .v4(0xE000_00FB), port: 5353), payload: payload)) { _ in }
     }
