@@ -34,11 +34,7 @@ struct RecordedCoAPCorpusTests {
     @Test("Every misbehaviour a CoAP truth file declares is found, on the controller endpoint it names",
           arguments: misbehaving)
     func declaredMisbehaviourIsFound(_ name: String) throws {
-        let capture = RecordedCapture(name)
-        let findings = try capture.auditAsTheUserWould()
-        for misbehaviour in try capture.misbehaviours() {
-            let rule = try #require(AuditRule.named(misbehaviour.rule), "no audit rule named \(misbehaviour.rule)")
-            let matching = findings.filter { $0.rule == rule }
+        for (misbehaviour, matching) in try RecordedCapture(name).findingsOfDeclaredMisbehaviours() {
             #expect(matching.count == 1, "\(name): \(misbehaviour)")
             if let client = misbehaviour.connection {
                 #expect(matching.contains { $0.concerns(client: client) }, "\(name): \(misbehaviour) not found on \(client)")

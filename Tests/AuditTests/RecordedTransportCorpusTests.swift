@@ -26,16 +26,14 @@ struct RecordedTransportCorpusTests {
           arguments: bleMisbehaving)
     func misbehaviourFound(_ name: String) throws {
         let capture = RecordedCapture(name)
-        let findings = try capture.auditAsTheUserWould()
-        for misbehaviour in try capture.misbehaviours() {
-            let rule = try #require(AuditRule.named(misbehaviour.rule), "no audit rule named \(misbehaviour.rule)")
-            let matching = findings.filter { $0.rule == rule }
+        let declared = try capture.findingsOfDeclaredMisbehaviours()
+        for (misbehaviour, matching) in declared {
             #expect(matching.count == 1, "\(name): \(misbehaviour)")
             let number = try #require(misbehaviour.connectionNumber)
             #expect(matching.allSatisfy { $0.connection?.id == number }, "\(name): \(misbehaviour) not on connection \(number)")
             #expect(matching.allSatisfy { $0.evidence.count == 1 })
         }
-        #expect(Set(findings.map(\.rule.slug)) == Set(try capture.misbehaviours().map(\.rule)))
+        #expect(Set(try capture.auditAsTheUserWould().map(\.rule.slug)) == Set(declared.map(\.misbehaviour.rule)))
     }
 
     @Test("A clean BLE capture has no finding, with or without its key log", arguments: bleClean)

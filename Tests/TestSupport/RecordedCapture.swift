@@ -253,6 +253,21 @@ public struct RecordedCapture: Sendable, CustomStringConvertible, Hashable {
         return auditor.findings
     }
 
+    /// Each misbehaviour the truth file declares, with the findings of its rule in the audit the
+    /// user would run; throws when the truth names a rule the catalogue does not have.
+    public func findingsOfDeclaredMisbehaviours() throws -> [(misbehaviour: Misbehaviour, findings: [Finding])] {
+        let findings = try auditAsTheUserWould()
+        return try misbehaviours().map { misbehaviour in
+            guard let rule = AuditRule.named(misbehaviour.rule) else { throw UnknownRule(name: misbehaviour.rule) }
+            return (misbehaviour, findings.filter { $0.rule == rule })
+        }
+    }
+
+    public struct UnknownRule: Error, CustomStringConvertible {
+        public let name: String
+        public var description: String { "no audit rule named \(name)" }
+    }
+
     /// Audits with what the truth file says the user knows: the setup code and setup ID, and how
     /// the setup code came to be.
     public func auditAsTheUserWould() throws -> [Finding] {
