@@ -120,3 +120,14 @@ extension AccessoryDatabaseEvent.Source {
         }
     }
 }
+
+extension HAPTransport {
+    /// What the transport reads an accessory database from, as reports name it.
+    public var databaseReadName: String {
+        switch self {
+        case .ip: "/accessories"
+        case .bluetoothLE: "GATT database"
+        case .coap: "database PDU"
+        }
+    }
+}

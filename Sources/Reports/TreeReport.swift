@@ -17,6 +17,11 @@ public final class TreeReport: CaptureReport {
     private var indexByKey: [String: Int] = [:]
     private let retentionLimit: Int
     private var droppedAccessories = 0
+    /// The Name values controllers read, by tree key: HAP over Bluetooth LE and CoAP databases
+    /// carry no values, so an accessory's name is known only from a read of it.
+    private var namesRead: [String: [CharacteristicID: String]] = [:]
+    /// Names kept per accessory at most (a database has one per service that names itself).
+    private static let maximumNamesPerAccessory = 64
 
     /// One database to draw, and where it came from.
     struct Tree {
@@ -40,6 +45,10 @@ public final class TreeReport: CaptureReport {
     }
 
     public func take(_ event: HAPEvent) {
+        if case .characteristic(let activity) = event.kind {
+            noteName(activity)
+            return
+        }
         guard case .accessoryDatabase(let database) = event.kind else { return }
         let key = database.deviceID ?? database.connection.accessory.description
         let source = Source.capture(packet: event.packet, connection: database.connection, deviceID: database.deviceID, from: database.source)
@@ -64,6 +73,14 @@ public final class TreeReport: CaptureReport {
         } else {
             droppedAccessories += 1
         }
+    }
+
+    private func noteName(_ activity: CharacteristicActivity) {
+        guard activity.type == TreeText.nameType, case .string(let name)? = activity.value?.value else { return }
+        let key = activity.deviceID ?? activity.connection.accessory.description
+        guard namesRead[key] != nil || namesRead.count < retentionLimit else { return }
+        guard namesRead[key]?[activity.id] != nil || namesRead[key, default: [:]].count < Self.maximumNamesPerAccessory else { return }
+        namesRead[key, default: [:]][activity.id] = name
     }
 
     /// Adds a database read from a file (`name` as the user gave it).
@@ -96,7 +113,7 @@ public final class TreeReport: CaptureReport {
                 output.write(style.paint("! the last /accessories body could not be read: \(TerminalText.sanitized(error))", .warning) + "\n")
             }
             guard let database = tree.database else { continue }
-            for line in TreeText(style: style).lines(database) { output.write(line + "\n") }
+            for line in TreeText(style: style, namesRead: namesRead[tree.key] ?? [:]).lines(database) { output.write(line + "\n") }
         }
         if droppedAccessories > 0 {
             output.write(style.paint("… \(droppedAccessories) more accessories not kept", .dim) + "\n")
@@ -105,7 +122,8 @@ public final class TreeReport: CaptureReport {
 
     private func title(_ tree: Tree) -> String {
         let style = settings.style
-        let name = tree.database?.accessories.first?.name.map(TerminalText.sanitized) ?? "accessory"
+        let first = tree.database?.accessories.first
+        let name = first.flatMap { TreeText(style: style, namesRead: namesRead[tree.key] ?? [:]).name(of: $0) } ?? "accessory"
         switch tree.source {
         case .capture(let packet, let connection, let deviceID, let from):
             var text = style.paint(name, .heading)
@@ -114,7 +132,7 @@ public final class TreeReport: CaptureReport {
             if let borrowed = from.wording {
                 return text + style.paint("  no /accessories in this capture; \(borrowed), first used on #\(connection.id)", .dim)
             }
-            var origin = "/accessories"
+            var origin = connection.transport.databaseReadName
             if let packet { origin += " at #\(packet.number) (\(clock.relativeText(packet.timestamp)))" }
             origin += " on #\(connection.id)"
             if let length = tree.bodyLength { origin += ", \(length) bytes" }
@@ -188,13 +206,26 @@ public final class TreeReport: CaptureReport {
 
 /// The box-drawing tree of one database.
 struct TreeText {
+    /// Name (`23`).
+    static let nameType = HAPUUID(appleDefined: 0x23)
+
     let style: TextStyle
+    /// Name values read by controllers, for databases that carry no values.
+    var namesRead: [CharacteristicID: String] = [:]
+
+    /// The accessory's Name from its Accessory Information: the database's value, else the last
+    /// one a controller read.
+    func name(of accessory: HAPAccessory) -> String? {
+        let name = accessory.name ?? accessory.accessoryInformation?.characteristic(ofType: Self.nameType)
+            .flatMap { namesRead[CharacteristicID(aid: accessory.aid, iid: $0.iid)] }
+        return name.map(TerminalText.sanitized)
+    }
 
     func lines(_ database: AccessoryDatabase) -> [String] {
         var lines: [String] = []
         for (index, accessory) in database.accessories.enumerated() {
             let last = index == database.accessories.count - 1
-            let name = accessory.name.map(TerminalText.sanitized) ?? "(no name)"
+            let name = name(of: accessory) ?? "(no name)"
             lines.append((last ? "└─ " : "├─ ") + style.paint("aid \(accessory.aid)", .dim) + "  " + style.paint(name, .heading))
             lines += services(accessory, prefix: last ? "   " : "│  ")
         }

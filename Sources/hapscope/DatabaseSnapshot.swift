@@ -3,6 +3,7 @@ import HAPAnalysis
 import HAPCore
 import HAPEvents
 import HAPJSON
+import Reports
 
 /// The accessory databases one input holds: a dump's, or each accessory's last `/accessories` in
 /// a capture. `diff` compares two of them; `--accessories` supplies them to captures that hold
@@ -46,18 +47,9 @@ struct DatabaseSnapshot {
         return DatabaseSnapshot(databases: collector.order.compactMap { key in
             collector.databases[key].map { last in
                 Database(key: key, deviceID: last.deviceID, accessory: last.accessory, database: last.database,
-                         source: "\(name), accessory \(key), \(Self.origin(on: last.transport)) in packet #\(last.packet)")
+                         source: "\(name), accessory \(key), \(last.transport.databaseReadName) in packet #\(last.packet)")
             }
         })
-    }
-
-    /// What a transport reads the database from, as the source names it.
-    private static func origin(on transport: HAPTransport) -> String {
-        switch transport {
-        case .ip: "/accessories"
-        case .bluetoothLE: "GATT database"
-        case .coap: "database PDU"
-        }
     }
 
     /// The databases to compare: a single one on each side whatever its accessory, else those

@@ -29,7 +29,8 @@ import TestSupport
         Expectation(arguments: ["summary", lamp], says: ["pair-setup 1 succeeded; pair-verify 1 succeeded", "1.51  Brightness"]),
         Expectation(arguments: ["discover", lamp], says: ["835 packets"]),
         Expectation(arguments: ["pairing", lamp], says: ["pair-setup", "pair-verify", "succeeded"]),
-        Expectation(arguments: ["tree", lamp], says: ["Lightbulb", "Brightness"]),
+        // A GATT database carries no values: the accessory is named by the Name the controller read.
+        Expectation(arguments: ["tree", lamp], says: ["Lightbulb", "Brightness", "GATT database at #", "aid 1  hapscope BLE Lamp"]),
         // The writes are inside the pair-verified session: only the key log shows them.
         Expectation(arguments: ["timeline", lamp], says: ["write       1.51    Brightness                  80 %", "25 characteristic entries"]),
         Expectation(arguments: ["events", "--format", "ndjson", lamp], says: [#""transport":"ble""#, #""kind":"write""#]),
@@ -49,7 +50,7 @@ import TestSupport
         Expectation(arguments: ["summary", coap], says: ["1 encrypted, 1 decrypted"]),
         Expectation(arguments: ["discover", coap], says: ["_hap._udp", "sf=0  status flags 0x0: paired"]),
         Expectation(arguments: ["pairing", coap], says: ["pair-setup on #1 ", "pair-verify"]),
-        Expectation(arguments: ["tree", coap], says: ["Thread Transport", "Lightbulb"]),
+        Expectation(arguments: ["tree", coap], says: ["Thread Transport", "Lightbulb", "database PDU at #", "aid 1  hapscope Thread Light"]),
         Expectation(arguments: ["timeline", coap], says: [#"Model                       "HSC-Thread-1""#]),
         Expectation(arguments: ["events", "--format", "ndjson", coap], says: [#""transport":"coap""#, #""kind":"event""#]),
         Expectation(arguments: ["stats", coap], says: ["HAP connections 3"]),
