@@ -36,6 +36,7 @@ final class BLEConnection {
     private var resume = PairResume()
     /// The HAP request waiting for its response (HAP-BLE: one transaction at a time).
     private var outstanding: (request: HAPPDURequest, handle: UInt16, packet: PacketInfo)?
+    private var counters = ConnectionSummary.BLECounters(attPDUs: 0, hapPDUs: 0)
     /// Pairing bodies sent in pairing-level fragments (HAP: FragmentData / FragmentLast).
     private var pairingFragments: [HAPDirection: [UInt8]] = [:]
     /// Signature reads by instance ID: what the accessory database is written from.
@@ -74,6 +75,7 @@ final class BLEConnection {
     /// Takes one ATT PDU of this connection.
     func process(_ pdu: ATTPDU, direction: HAPDirection, offset: Int, packet: PacketInfo) {
         lastPacket = packet
+        counters.attPDUs += 1
         let oversize = values.oversizeValues
         let overflowed = gatt.overflowed
         defer {
@@ -199,12 +201,14 @@ final class BLEConnection {
     }
 
     private func requested(_ request: HAPPDURequest, handle: UInt16, packet: PacketInfo) {
+        counters.hapPDUs += 1
         outstanding = (request, handle, packet)
         guard let procedure = pairingProcedure(handle), request.opcode == .characteristicWrite else { return }
         followPairing(procedure, request.body, direction: .controllerToAccessory, packet: packet)
     }
 
     private func answered(_ response: HAPPDUResponse, packet: PacketInfo) {
+        counters.hapPDUs += 1
         guard let (request, handle, requestPacket) = outstanding else {
             problem("packet \(packet.number): a HAP response (TID \(response.transactionID)) with no request waiting",
                     direction: .accessoryToController, packet: packet)
@@ -418,7 +422,7 @@ final class BLEConnection {
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: handshakeSeen, firstPacket: firstPacket,
             lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0,
-            disconnectionReason: disconnectionReason)), end)
+            ble: counters, disconnectionReason: disconnectionReason)), end)
     }
 
     private func problem(_ message: String, direction: HAPDirection, packet: PacketInfo) {

@@ -19,6 +19,8 @@ public struct ConnectionSummary: Sendable {
     public let httpMessages: Int
     /// HAP over CoAP: its messages, retransmissions and HAP PDUs (nil for other transports).
     public let coap: CoAPCounters?
+    /// HAP over Bluetooth LE: its ATT PDUs and HAP PDUs (nil for other transports).
+    public let ble: BLECounters?
     /// HAP over Bluetooth LE, for a connection `closed` by HCI Disconnection Complete: the reason
     /// it carried (Bluetooth Core Vol 1 Part F error codes, 0x13 the remote user terminated it).
     public let disconnectionReason: HCIStatus?
@@ -29,7 +31,8 @@ public struct ConnectionSummary: Sendable {
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
         frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int,
-        unansweredRequests: [UnansweredRequest] = [], coap: CoAPCounters? = nil, disconnectionReason: HCIStatus? = nil
+        unansweredRequests: [UnansweredRequest] = [], coap: CoAPCounters? = nil, ble: BLECounters? = nil,
+        disconnectionReason: HCIStatus? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -44,7 +47,21 @@ public struct ConnectionSummary: Sendable {
         self.httpMessages = httpMessages
         self.unansweredRequests = unansweredRequests
         self.coap = coap
+        self.ble = ble
         self.disconnectionReason = disconnectionReason
+    }
+
+    /// What a HAP-over-Bluetooth-LE connection carried.
+    public struct BLECounters: Sendable, Hashable {
+        /// ATT PDUs of the connection, both directions.
+        public var attPDUs: Int
+        /// HAP PDUs reassembled from characteristic writes and reads: requests and responses.
+        public var hapPDUs: Int
+
+        public init(attPDUs: Int, hapPDUs: Int) {
+            self.attPDUs = attPDUs
+            self.hapPDUs = hapPDUs
+        }
     }
 
     /// What a HAP-over-CoAP connection carried.

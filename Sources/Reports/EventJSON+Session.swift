@@ -74,6 +74,12 @@ extension EventJSON {
                 writer.member("pdus", coap.pdus)
             }
         }
+        if let ble = summary.ble {
+            writer.object("ble") { writer in
+                writer.member("attPDUs", ble.attPDUs)
+                writer.member("hapPDUs", ble.hapPDUs)
+            }
+        }
         if !summary.unansweredRequests.isEmpty {
             writer.objects("unansweredRequests", summary.unansweredRequests) { writer, outstanding in
                 writer.member("method", outstanding.request.method)

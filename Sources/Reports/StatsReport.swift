@@ -61,9 +61,11 @@ public final class StatsReport: CaptureReport {
         lines.append(style.paint("HAP connections", .heading) + " \(connections.count + droppedConnections)"
             + (droppedConnections > 0 ? " (\(droppedConnections) not listed)" : ""))
         var rows: [[String]] = [["conn", "endpoints", "dir", "packets", "bytes", "retrans", "out-of-order", "gaps", "gap bytes", "frames", "largest", "oversize", "decrypted"]]
-        // HAP over CoAP has messages and sealed bodies, not segments: a table of its own.
+        // HAP over CoAP has messages and sealed bodies, HAP over Bluetooth LE ATT and HAP PDUs,
+        // not segments: a table each of their own.
         let coap = connections.filter { $0.coap != nil }
-        for connection in connections where connection.coap == nil {
+        let ble = connections.filter { $0.ble != nil }
+        for connection in connections where connection.coap == nil && connection.ble == nil {
             for (index, direction) in HAPDirection.allCases.enumerated() {
                 let tcp = connection.tcp[direction]
                 let frames = connection.frames[direction]
@@ -86,6 +88,9 @@ public final class StatsReport: CaptureReport {
         if !coap.isEmpty {
             lines += coapRows(coap, style: style)
         }
+        if !ble.isEmpty {
+            lines += bleRows(ble, style: style)
+        }
         lines.append("")
         let reached = totals?.limitsReached.sorted { $0.key < $1.key } ?? []
         if reached.isEmpty {
@@ -106,6 +111,24 @@ public final class StatsReport: CaptureReport {
         line == 0
             ? ["#\(connection.connection.id)", "\(connection.connection.controller) → \(connection.connection.accessory)"]
             : ["", "  #\(connection.firstPacket.number)–#\(connection.lastPacket.number), \(connection.closingWording)"]
+    }
+
+    /// One row per HAP-over-Bluetooth-LE connection: its ATT and HAP PDUs, then per direction
+    /// whether its HAP PDUs were decrypted.
+    private func bleRows(_ connections: [ConnectionSummary], style: TextStyle) -> [String] {
+        var rows: [[String]] = [["conn", "endpoints", "ATT PDUs", "HAP PDUs", "dir", "decrypted"]]
+        for connection in connections {
+            guard let counters = connection.ble else { continue }
+            for (index, direction) in HAPDirection.allCases.enumerated() {
+                rows.append(Self.connectionCells(connection, line: index) + [
+                    index == 0 ? "\(counters.attPDUs)" : "", index == 0 ? "\(counters.hapPDUs)" : "",
+                    direction == .controllerToAccessory ? "c→a" : "a→c",
+                    connection.encrypted ? (connection.decrypted.contains(direction) ? "yes" : "no") : "–",
+                ])
+            }
+        }
+        let table = SummaryText.aligned(rows, indent: "  ", rightAligned: [2, 3])
+        return [style.paint(table[0], .dim)] + table.dropFirst()
     }
 
     /// One row per HAP-over-CoAP connection: its CoAP messages, retransmissions and PDUs, then

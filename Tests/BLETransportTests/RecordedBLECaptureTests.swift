@@ -124,6 +124,18 @@ struct RecordedBLECaptureTests {
         #expect(closed.map { $0.disconnectionReason.map { Int64($0.rawValue) } } == truth.map { $0["reason"]?.numberValue?.int64Value })
     }
 
+    @Test("A connection's summary counts the truth's ATT PDUs and HAP PDUs on it", arguments: BLEAnalysis.scenarios)
+    func carriedPDUs(scenario: String) throws {
+        let analysis = try BLEAnalysis(scenario)
+        let closed = analysis.payloads { if case .connectionClosed(let value) = $0 { value } else { nil } }
+        #expect(!closed.isEmpty)
+        for (number, summary) in closed.enumerated() {
+            // The truth numbers its connections from 1, in the order they opened.
+            let onIt = { (key: String) in (analysis.truth[key]?.arrayValue ?? []).filter { $0["connection"]?.numberValue?.int64Value == Int64(number + 1) }.count }
+            #expect(summary.ble == ConnectionSummary.BLECounters(attPDUs: onIt("att"), hapPDUs: onIt("pdus")), "connection \(number + 1)")
+        }
+    }
+
     @Test("Every session of the truth starts, by pair-verify or pair-resume, with both directions decryptable", arguments: BLEAnalysis.scenarios)
     func sessions(scenario: String) throws {
         let analysis = try BLEAnalysis(scenario)
