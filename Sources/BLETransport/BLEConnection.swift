@@ -230,12 +230,15 @@ final class BLEConnection {
         }
         guard let type = gatt.hapType(valueHandle: handle) else { return }
         let iid = UInt16(truncatingIfNeeded: request.instanceID)
+        let status = HAPJSON.HAPStatus(pduStatusCode: response.status.rawValue)
         switch request.opcode {
         case .characteristicRead:
-            emitActivity(.read, iid: iid, type: type, value: Self.parameters(response.body)?.value, packet: packet, requestPacket: requestPacket,
+            emitActivity(.read, iid: iid, type: type, value: response.status == .success ? Self.parameters(response.body)?.value : nil,
+                         status: status, packet: packet, requestPacket: requestPacket,
                          servedWithoutRequiredSession: servedWithoutSession(response, iid: iid, open: .readable, secure: .supportsSecureReads))
         case .characteristicWrite:
-            emitActivity(.write, iid: iid, type: type, value: Self.parameters(request.body)?.value, packet: packet, requestPacket: requestPacket,
+            emitActivity(.write, iid: iid, type: type, value: Self.parameters(request.body)?.value, status: status, packet: packet,
+                         requestPacket: requestPacket,
                          servedWithoutRequiredSession: servedWithoutSession(response, iid: iid, open: .writable, secure: .supportsSecureWrites))
         case .characteristicTimedWrite:
             // HAP: HAP-Characteristic-Timed-Write carries the value; the Execute-Write that
@@ -244,17 +247,18 @@ final class BLEConnection {
         case .characteristicExecuteWrite:
             guard let pending = timedWrite, pending.iid == iid else { return }
             timedWrite = nil
-            emitActivity(.write, iid: iid, type: type, value: pending.value, packet: packet, requestPacket: pending.packet, timedWrite: true)
+            emitActivity(.write, iid: iid, type: type, value: pending.value, status: status, packet: packet, requestPacket: pending.packet,
+                         timedWrite: true)
         default:
             break
         }
     }
 
     private func emitActivity(
-        _ kind: CharacteristicActivity.Kind, iid: UInt16, type: HAPUUID, value: [UInt8]?, packet: PacketInfo, requestPacket: PacketInfo,
-        timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
+        _ kind: CharacteristicActivity.Kind, iid: UInt16, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus?, packet: PacketInfo,
+        requestPacket: PacketInfo, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
     ) {
-        context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, packet: packet, requestPacket: requestPacket,
+        context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, status: status, packet: packet, requestPacket: requestPacket,
                                               timedWrite: timedWrite, servedWithoutRequiredSession: servedWithoutRequiredSession)), packet)
     }
 
@@ -308,7 +312,7 @@ final class BLEConnection {
     }
 
     private func activity(
-        _ kind: CharacteristicActivity.Kind, iid: UInt16?, type: HAPUUID, value: [UInt8]?, packet: PacketInfo,
+        _ kind: CharacteristicActivity.Kind, iid: UInt16?, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus? = nil, packet: PacketInfo,
         requestPacket: PacketInfo?, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
     ) -> CharacteristicActivity {
         let definition = HAPCatalog.characteristic(type)
@@ -318,7 +322,8 @@ final class BLEConnection {
         return CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: CharacteristicID(aid: 1, iid: UInt64(iid ?? 0)), type: type,
             name: definition?.name, unit: definition?.unit, format: format,
-            value: value.map { BLECharacteristicValue.interpret($0, as: format) }, timedWrite: timedWrite,
+            value: value.map { BLECharacteristicValue.interpret($0, as: format) },
+            status: status, timedWrite: timedWrite,
             requestPacket: requestPacket, servedWithoutRequiredSession: servedWithoutRequiredSession)
     }
 

@@ -31,7 +31,7 @@ final class CoAPAttributes {
 
     /// A PDU response with the request it answers.
     func response(_ response: HAPPDUResponse, to request: HAPPDURequest, requestPacket: PacketInfo?, timing: ResponseTiming?, packet: PacketInfo) {
-        let status = Self.status(response.status.rawValue)
+        let status = HAPJSON.HAPStatus(pduStatusCode: response.status.rawValue)
         switch request.opcode {
         case .databaseRead where response.status == .success:
             database(response.body, packet: packet)
@@ -119,18 +119,4 @@ final class CoAPAttributes {
         return items.first { $0.type == HAPPDUParameterType.value }?.value
     }
 
-    /// The HAP-over-IP status a PDU status amounts to, nil for success: hapscope's reading of the
-    /// HAP-BLE statuses (HomeKitADK `HAPBLEPDU.h` `HAPBLEPDUStatus`) in the terms the reports use.
-    /// (The PDU status is passed as its code: the module and its enum of PDUs share the name `HAPPDU`.)
-    private static func status(_ code: UInt8) -> HAPJSON.HAPStatus? {
-        switch code {
-        case 0: nil
-        case 2: .resourceBusy  // Max-Procedures
-        case 3: .insufficientAuthorization  // Insufficient Authorization
-        case 4: .resourceDoesNotExist  // Invalid Instance ID
-        case 5: .insufficientPrivileges  // Insufficient Authentication
-        case 6: .invalidValue  // Invalid Request
-        default: .unableToCommunicate  // Unsupported-PDU and codes HAP does not define
-        }
-    }
 }
