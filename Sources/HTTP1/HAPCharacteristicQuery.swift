@@ -55,9 +55,15 @@ public struct HAPCharacteristicQuery: Hashable, Sendable {
         }
     }
 
+    /// The parameters HAP defines, in the order of the bits that mark them seen.
+    private static let knownParameters = ["id", "meta", "perms", "type", "ev"]
+
     init(query: UnsafeRawBufferPointer, baseOffset: Int, diagnostics: inout [HAPRequestTargetDiagnostic]) {
         self.init(ids: [])
-        var seen = Set<String>()
+        // HAP's own parameters are marked in a bit each; only others need a set (which a hostile
+        // query of many distinct names keeps linear).
+        var seenKnown: UInt8 = 0
+        var seenOthers = Set<String>()
         var parameterStart = 0
         while parameterStart <= query.count {
             let parameterEnd = ASCII.firstIndex(of: ASCII.ampersand, in: query, from: parameterStart, to: query.count)
@@ -68,7 +74,14 @@ public struct HAPCharacteristicQuery: Hashable, Sendable {
             let name = String(decoding: query[parameterStart ..< (equalsSign ?? parameterEnd)], as: UTF8.self)
             let valueRange = equalsSign.map { $0 + 1 ..< parameterEnd } ?? parameterEnd ..< parameterEnd
             let offset = baseOffset + parameterStart
-            guard seen.insert(name).inserted else {
+            let firstTime: Bool
+            if let known = Self.knownParameters.firstIndex(of: name) {
+                firstTime = seenKnown & 1 << known == 0
+                seenKnown |= 1 << known
+            } else {
+                firstTime = seenOthers.insert(name).inserted
+            }
+            guard firstTime else {
                 diagnostics.append(HAPRequestTargetDiagnostic(.duplicateParameter(name), offset: offset))
                 continue
             }
@@ -87,7 +100,7 @@ public struct HAPCharacteristicQuery: Hashable, Sendable {
                 diagnostics.append(HAPRequestTargetDiagnostic(.unknownParameter(name), offset: offset))
             }
         }
-        if !seen.contains("id") {
+        if seenKnown & 1 == 0 {  // no `id`
             diagnostics.append(HAPRequestTargetDiagnostic(.missingCharacteristicIDs, offset: baseOffset))
         }
     }

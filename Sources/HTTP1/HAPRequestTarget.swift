@@ -45,6 +45,12 @@ public struct HAPRequestTarget: Hashable, Sendable {
     /// The query parts HAP implementations would refuse, in query order.
     public var diagnostics: [HAPRequestTargetDiagnostic]
 
+    private static let endpointPaths: [(endpoint: Endpoint, path: String)] = [
+        (.characteristics, "/characteristics"), (.accessories, "/accessories"), (.pairings, "/pairings"),
+        (.pairSetup, "/pair-setup"), (.pairVerify, "/pair-verify"), (.prepare, "/prepare"), (.identify, "/identify"),
+        (.resource, "/resource"), (.secureMessage, "/secure-message"), (.config, "/config"), (.configured, "/configured"),
+    ]
+
     /// Reads the target that fills `cursor`'s remaining bytes and moves the cursor past it.
     /// Diagnostic offsets are the cursor's absolute offsets.
     public init(parsing cursor: inout ByteCursor) {
@@ -60,21 +66,12 @@ public struct HAPRequestTarget: Hashable, Sendable {
 
     private init(target: UnsafeRawBufferPointer, baseOffset: Int) {
         let queryMark = ASCII.firstIndex(of: ASCII.questionMark, in: target, from: 0, to: target.count)
-        let pathEnd = queryMark ?? target.count
-        path = String(decoding: target[0 ..< pathEnd], as: UTF8.self)
-        endpoint = switch path {
-        case "/accessories": .accessories
-        case "/characteristics": .characteristics
-        case "/pairings": .pairings
-        case "/pair-setup": .pairSetup
-        case "/pair-verify": .pairVerify
-        case "/prepare": .prepare
-        case "/identify": .identify
-        case "/resource": .resource
-        case "/secure-message": .secureMessage
-        case "/config": .config
-        case "/configured": .configured
-        default: .unknown
+        let pathBytes = UnsafeRawBufferPointer(rebasing: target[0 ..< (queryMark ?? target.count)])
+        // A HAP path is matched on its bytes and kept as the literal: no string is built for it.
+        if let known = Self.endpointPaths.first(where: { $0.path.utf8.count == pathBytes.count && $0.path.utf8.elementsEqual(pathBytes) }) {
+            (endpoint, path) = known
+        } else {
+            (endpoint, path) = (.unknown, String(decoding: pathBytes, as: UTF8.self))
         }
         diagnostics = []
         guard let queryMark else {
