@@ -469,7 +469,8 @@ final class HAPConnection {
     private func judgeNotification(
         _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, requestsKnown: Bool
     ) -> [NotificationProblem] {
-        let ids = (try? parsed?.get())?.entries.map(\.id) ?? []
+        // Read in place: a list of the ids would cost an allocation per EVENT.
+        let ids = ((try? parsed?.get())?.entries ?? []).lazy.map(\.id)
         let database = attributes.typingDatabase(deviceID: deviceID, packet: packet)
         return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.database?.characteristic($0)?.type }
     }

@@ -61,7 +61,7 @@ struct NotificationMonitor {
     /// Judges an EVENT carrying `ids`, which began in `packet`, with `pending` the request waiting
     /// for its response on the connection; `type` names a characteristic's type where known.
     mutating func judge(
-        eventFor ids: [CharacteristicID], at packet: PacketInfo, pending: PendingRequest?, type: (CharacteristicID) -> HAPUUID?
+        eventFor ids: some Sequence<CharacteristicID>, at packet: PacketInfo, pending: PendingRequest?, type: (CharacteristicID) -> HAPUUID?
     ) -> [NotificationProblem] {
         var problems: [NotificationProblem] = []
         if let pending {
