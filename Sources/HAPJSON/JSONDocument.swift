@@ -295,14 +295,19 @@ struct JSONReader {
         }
         let digitsEnd = position
         var isIntegerLiteral = true
+        var fraction: Range<Int>?
         if position < end, Self.byte(bytes, position) == UInt8(ascii: ".") {
             isIntegerLiteral = false
             position += 1
             try requireDigit("a digit after the decimal point", bytes, at: position)
+            let fractionStart = position
             skipDigits(bytes, &position)
+            fraction = fractionStart ..< position
         }
+        var hasExponent = false
         if position < end, Self.byte(bytes, position) | 0x20 == UInt8(ascii: "e") {
             isIntegerLiteral = false
+            hasExponent = true
             position += 1
             if position < end, Self.byte(bytes, position) == UInt8(ascii: "+") || Self.byte(bytes, position) == UInt8(ascii: "-") {
                 position += 1
@@ -323,6 +328,9 @@ struct JSONReader {
                 return JSONNumber(text: text, value: .integer(Int64(truncatingIfNeeded: 0 &- magnitude)))
             }
         }
+        if !hasExponent, let fraction, let magnitude = Self.shortDecimalValue(bytes, digitsStart ..< digitsEnd, fraction: fraction) {
+            return JSONNumber(text: text, value: .double(isNegative ? -magnitude : magnitude))
+        }
         guard let double = Double(text), double.isFinite else {
             throw DecodeError(.unsupported, layer: .json, offset: baseOffset + start,
                               expected: "a number within the range of a 64-bit float")
@@ -340,6 +348,25 @@ struct JSONReader {
             value = sum
         }
         return value
+    }
+
+    /// Powers of ten that a `Double` holds exactly (10^22 is the largest).
+    private static let exactPowersOfTen: [Double] = (0 ... 22).map { exponent in
+        (0 ..< exponent).reduce(1.0) { power, _ in power * 10 }
+    }
+
+    /// The value of `integer.fraction` (digits without exponent), when it has at most 15 digits
+    /// in all; nil otherwise, for `Double(_:)` to read. Fifteen digits make an integer below
+    /// 2^53 and at most 22 fraction digits a power of ten that a `Double` holds exactly, so the
+    /// one division rounds once, correctly: the same `Double` that `Double(_:)` (strtod) gives.
+    /// Clinger, "How to Read Floating Point Numbers Accurately" (PLDI 1990), the fast path.
+    /// Most HAP values (`23.5`, `0.25`) take it; `Double(_:)` costs ~800 instructions each.
+    static func shortDecimalValue(_ bytes: RawSpan, _ integer: Range<Int>, fraction: Range<Int>) -> Double? {
+        guard integer.count + fraction.count <= 15 else { return nil }
+        var digits: UInt64 = 0
+        for index in integer { digits = digits * 10 + UInt64(byte(bytes, index) - UInt8(ascii: "0")) }
+        for index in fraction { digits = digits * 10 + UInt64(byte(bytes, index) - UInt8(ascii: "0")) }
+        return Double(digits) / exactPowersOfTen[fraction.count]
     }
 
     private static func isDigit(_ bytes: RawSpan, _ index: Int) -> Bool {

@@ -118,6 +118,25 @@ extension Result where Failure == DecodeError {
         #expect(numbers[2].text == "9.999999747e-05")
     }
 
+    /// Short fractions are read without `Double(_:)`; they must give its value bit for bit, at
+    /// the 15-digit edge of that path and past it, signed zeros included.
+    @Test func fractionsReadTheSameDoubleAsStrtod() throws {
+        var random = SeededRandom(seed: 21)
+        var texts = ["0.0", "-0.0", "-0.5", "0.1", "0.3", "23.5", "99.99999999999", "123456789012.345", "1234567890123.45",
+                     "0.000000000000001", "9007199254740.993", "0.1000000000000000055511151231257827"]
+        for _ in 0 ..< 20_000 {
+            let integerDigits = Int.random(in: 1 ... 9, using: &random)
+            let fractionDigits = Int.random(in: 1 ... 24 - integerDigits, using: &random)
+            let integer = Int.random(in: 0 ..< 2, using: &random) == 0
+                ? "0" : "\(Int.random(in: 1 ... 9, using: &random))" + String((1 ..< integerDigits).map { _ in Character("\(Int.random(in: 0 ... 9, using: &random))") })
+            let fraction = String((0 ..< fractionDigits).map { _ in Character("\(Int.random(in: 0 ... 9, using: &random))") })
+            texts.append((Bool.random(using: &random) ? "-" : "") + integer + "." + fraction)
+        }
+        let elements = try #require(parseJSON("[" + texts.joined(separator: ",") + "]").document?.root.arrayValue)
+        let parsed = elements.map { $0.numberValue?.doubleValue.bitPattern }
+        #expect(parsed == texts.map { Double($0)?.bitPattern })
+    }
+
     @Test func tinyNumbersUnderflowToZeroButHugeOnesAreUnsupported() throws {
         #expect(parseJSON("1e-400").document?.root.numberValue?.doubleValue == 0)
         let error = try #require(parseJSON("[1, -1e400]").error)
