@@ -7,6 +7,9 @@ import WireParsing
 /// place events leave the analysis.
 package final class AnalysisContext {
     package let configuration: AnalysisConfiguration
+    /// The configuration's limits, stored: a computed property returned a copy of the whole
+    /// structure to every caller in another module, once per message.
+    package let limits: AnalysisLimits
     /// Long-term public keys learned from decrypted pair-setups in this run, by pairing id
     /// (lower-cased: HAP compares identifiers without regard to case).
     package var accessoryLTPKs: [String: [UInt8]] = [:]
@@ -25,6 +28,7 @@ package final class AnalysisContext {
 
     package init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
         self.configuration = configuration
+        self.limits = configuration.limits
         self.keyLogSessions = KeyLogSessions(configuration.keyLog)
         self.databases = AccessoryDatabases(supplied: configuration.suppliedDatabases)
         self.sink = sink
@@ -37,7 +41,6 @@ package final class AnalysisContext {
     }
 
     package var keyLog: KeyLog { configuration.keyLog }
-    package var limits: AnalysisLimits { configuration.limits }
 
     package func emit(_ kind: HAPEvent.Kind, _ packet: PacketInfo?) {
         let event = HAPEvent(packet: packet, kind: kind)

@@ -59,6 +59,34 @@ enum ASCII {
         isUppercaseLetter(byte) ? byte | 0x20 : byte
     }
 
+    /// Whether `buffer` spells `literal`, byte for byte.
+    static func equals(_ buffer: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        buffer.count == literal.utf8CodeUnitCount && literal.withUTF8Buffer { equals(buffer, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `buffer` spells `text`, byte for byte.
+    static func equals(_ buffer: UnsafeRawBufferPointer, _ text: String) -> Bool {
+        buffer.count == text.utf8.count
+            && (text.utf8.withContiguousStorageIfAvailable { equals(buffer, UnsafeRawBufferPointer($0)) } ?? text.utf8.elementsEqual(buffer))
+    }
+
+    /// Whether two buffers hold the same bytes; eight bytes at a time.
+    static func equals(_ buffer: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
+        let count = buffer.count
+        guard count == other.count else { return false }
+        if count < 8 {
+            for offset in 0 ..< count where buffer[offset] != other[offset] { return false }
+            return true
+        }
+        // Whole words, the last one overlapping its predecessor.
+        var offset = 0
+        while true {
+            if word(buffer, at: offset) != word(other, at: offset) { return false }
+            if offset == count - 8 { return true }
+            offset = min(offset + 8, count - 8)
+        }
+    }
+
     /// Whether `buffer[range]` spells `lowercaseLiteral`, ignoring the case of ASCII letters.
     static func equalsIgnoringCase(
         _ buffer: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercaseLiteral: StaticString

@@ -56,7 +56,25 @@ public struct HAPCharacteristicQuery: Hashable, Sendable {
     }
 
     /// The parameters HAP defines, in the order of the bits that mark them seen.
-    private static let knownParameters = ["id", "meta", "perms", "type", "ev"]
+    private enum Parameter: Int, CaseIterable {
+        case id, meta, perms, type, ev
+
+        var name: StaticString {
+            switch self {
+            case .id: "id"
+            case .meta: "meta"
+            case .perms: "perms"
+            case .type: "type"
+            case .ev: "ev"
+            }
+        }
+
+        /// The parameter `bytes` name, compared as bytes: a HAP name needs no string.
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            guard let parameter = Self.allCases.first(where: { ASCII.equals(bytes, $0.name) }) else { return nil }
+            self = parameter
+        }
+    }
 
     init(query: UnsafeRawBufferPointer, baseOffset: Int, diagnostics: inout [HAPRequestTargetDiagnostic]) {
         self.init(ids: [])
@@ -71,36 +89,34 @@ public struct HAPCharacteristicQuery: Hashable, Sendable {
             defer { parameterStart = parameterEnd + 1 }
             guard parameterEnd > parameterStart else { continue }
             let equalsSign = ASCII.firstIndex(of: ASCII.equalsSign, in: query, from: parameterStart, to: parameterEnd)
-            let name = String(decoding: query[parameterStart ..< (equalsSign ?? parameterEnd)], as: UTF8.self)
+            let nameBytes = UnsafeRawBufferPointer(rebasing: query[parameterStart ..< (equalsSign ?? parameterEnd)])
             let valueRange = equalsSign.map { $0 + 1 ..< parameterEnd } ?? parameterEnd ..< parameterEnd
             let offset = baseOffset + parameterStart
-            let firstTime: Bool
-            if let known = Self.knownParameters.firstIndex(of: name) {
-                firstTime = seenKnown & 1 << known == 0
-                seenKnown |= 1 << known
-            } else {
-                firstTime = seenOthers.insert(name).inserted
-            }
-            guard firstTime else {
-                diagnostics.append(HAPRequestTargetDiagnostic(.duplicateParameter(name), offset: offset))
+            guard let parameter = Parameter(nameBytes) else {
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                let problem: HAPRequestTargetProblem = seenOthers.insert(name).inserted ? .unknownParameter(name) : .duplicateParameter(name)
+                diagnostics.append(HAPRequestTargetDiagnostic(problem, offset: offset))
                 continue
             }
-            switch name {
-            case "id":
+            guard seenKnown & 1 << parameter.rawValue == 0 else {
+                diagnostics.append(HAPRequestTargetDiagnostic(.duplicateParameter(parameter.name.description), offset: offset))
+                continue
+            }
+            seenKnown |= 1 << parameter.rawValue
+            switch parameter {
+            case .id:
                 ids = Self.parseIDs(query, valueRange, baseOffset: baseOffset, diagnostics: &diagnostics)
-            case "meta":
-                includeMetadata = Self.parseFlag(name, query, valueRange, offset: offset, diagnostics: &diagnostics)
-            case "perms":
-                includePermissions = Self.parseFlag(name, query, valueRange, offset: offset, diagnostics: &diagnostics)
-            case "type":
-                includeType = Self.parseFlag(name, query, valueRange, offset: offset, diagnostics: &diagnostics)
-            case "ev":
-                includeEventState = Self.parseFlag(name, query, valueRange, offset: offset, diagnostics: &diagnostics)
-            default:
-                diagnostics.append(HAPRequestTargetDiagnostic(.unknownParameter(name), offset: offset))
+            case .meta:
+                includeMetadata = Self.parseFlag(parameter, query, valueRange, offset: offset, diagnostics: &diagnostics)
+            case .perms:
+                includePermissions = Self.parseFlag(parameter, query, valueRange, offset: offset, diagnostics: &diagnostics)
+            case .type:
+                includeType = Self.parseFlag(parameter, query, valueRange, offset: offset, diagnostics: &diagnostics)
+            case .ev:
+                includeEventState = Self.parseFlag(parameter, query, valueRange, offset: offset, diagnostics: &diagnostics)
             }
         }
-        if seenKnown & 1 == 0 {  // no `id`
+        if seenKnown & 1 << Parameter.id.rawValue == 0 {
             diagnostics.append(HAPRequestTargetDiagnostic(.missingCharacteristicIDs, offset: baseOffset))
         }
     }
@@ -111,6 +127,8 @@ public struct HAPCharacteristicQuery: Hashable, Sendable {
         diagnostics: inout [HAPRequestTargetDiagnostic]
     ) -> [HAPCharacteristicID] {
         var ids: [HAPCharacteristicID] = []
+        // One allocation: an entry takes at least `1.1,`, so this bounds the count.
+        ids.reserveCapacity(range.count / 4 + 1)
         var entryStart = range.lowerBound
         while entryStart <= range.upperBound {
             let entryEnd = ASCII.firstIndex(of: ASCII.comma, in: query, from: entryStart, to: range.upperBound)
@@ -143,23 +161,19 @@ public struct HAPCharacteristicQuery: Hashable, Sendable {
 
     /// `0` and `1` (HomeKitADK), also `true` and `false` (HAP-NodeJS).
     private static func parseFlag(
-        _ name: String, _ query: UnsafeRawBufferPointer, _ range: Range<Int>, offset: Int,
+        _ parameter: Parameter, _ query: UnsafeRawBufferPointer, _ range: Range<Int>, offset: Int,
         diagnostics: inout [HAPRequestTargetDiagnostic]
     ) -> Bool? {
-        switch String(decoding: query[range], as: UTF8.self) {
-        case "1":
-            return true
-        case "0":
-            return false
-        case "true":
+        let value = UnsafeRawBufferPointer(rebasing: query[range])
+        if ASCII.equals(value, "1") { return true }
+        if ASCII.equals(value, "0") { return false }
+        let name = parameter.name.description
+        if ASCII.equals(value, "true") || ASCII.equals(value, "false") {
             diagnostics.append(HAPRequestTargetDiagnostic(.textualFlagValue(name: name), offset: offset))
-            return true
-        case "false":
-            diagnostics.append(HAPRequestTargetDiagnostic(.textualFlagValue(name: name), offset: offset))
-            return false
-        case let value:
-            diagnostics.append(HAPRequestTargetDiagnostic(.invalidFlagValue(name: name, value: value), offset: offset))
-            return nil
+            return ASCII.equals(value, "true")
         }
+        diagnostics.append(HAPRequestTargetDiagnostic(
+            .invalidFlagValue(name: name, value: String(decoding: value, as: UTF8.self)), offset: offset))
+        return nil
     }
 }

@@ -68,7 +68,7 @@ public struct HAPRequestTarget: Hashable, Sendable {
         let queryMark = ASCII.firstIndex(of: ASCII.questionMark, in: target, from: 0, to: target.count)
         let pathBytes = UnsafeRawBufferPointer(rebasing: target[0 ..< (queryMark ?? target.count)])
         // A HAP path is matched on its bytes and kept as the literal: no string is built for it.
-        if let known = Self.endpointPaths.first(where: { $0.path.utf8.count == pathBytes.count && $0.path.utf8.elementsEqual(pathBytes) }) {
+        if let known = Self.endpointPaths.first(where: { ASCII.equals(pathBytes, $0.path) }) {
             (endpoint, path) = known
         } else {
             (endpoint, path) = (.unknown, String(decoding: pathBytes, as: UTF8.self))

@@ -120,6 +120,15 @@ public struct HTTPMessage: Sendable {
     /// The body, de-chunked.
     public var body: ArraySlice<UInt8> { storage[bodyRange] }
 
+    /// Whether the body is `bytes`, compared a word at a time: a controller fetches an unchanged
+    /// `/accessories` body of tens of kilobytes on every connection.
+    public func hasBody(_ bytes: [UInt8]) -> Bool {
+        bytes.count == bodyRange.count
+            && storage.withUnsafeBytes { whole in
+                bytes.withUnsafeBytes { ASCII.equals(UnsafeRawBufferPointer(rebasing: whole[bodyRange]), $0) }
+            }
+    }
+
     /// The body as a span for `ByteCursor`-based decoders (TLV8, JSON).
     public var bodySpan: RawSpan {
         @_lifetime(borrow self)

@@ -370,8 +370,9 @@ final class HAPConnection {
         let first = channel.packet(at: message.startOffset) ?? packet
         let last = channel.packet(at: max(message.endOffset - 1, message.startOffset)) ?? packet
         let answered = message.kind == .response ? requests.answer() : nil
-        // Read once: the secrets check and the request's bookkeeping both need it.
+        // Read once: the secrets check and the request's bookkeeping both need them.
         let target = message.kind == .request ? message.hapRequestTarget : nil
+        let requestLine = message.requestLine
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
         // A direction that could not be decrypted at all yields no messages to pair.
         let timed = lostData.isEmpty
@@ -386,11 +387,11 @@ final class HAPConnection {
             request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
             notificationProblems: notificationProblems,
-            bodyWithoutSecrets: bodyWithoutSecrets(message, target: target, answering: answered, databaseRead: databaseRead))), last)
+            bodyWithoutSecrets: bodyWithoutSecrets(message, target: target, method: requestLine?.method, answering: answered, databaseRead: databaseRead))), last)
 
         switch message.kind {
         case .request:
-            handleRequest(message, target: target, packet: last)
+            if let requestLine { handleRequest(message, line: requestLine, target: target, packet: last) }
         case .response:
             if let answered { handleResponse(message, to: answered, databaseRead: databaseRead, packet: last) }
         case .event:
@@ -401,13 +402,14 @@ final class HAPConnection {
     /// A `/characteristics` body whose TLV8 values carry key material, as reports may show it
     /// (nil when it holds none, or when the user asked for secrets).
     private func bodyWithoutSecrets(
-        _ message: HTTPMessage, target: HAPRequestTarget?, answering request: PendingRequest?, databaseRead: AttributeTracker.DatabaseRead?
+        _ message: HTTPMessage, target: HAPRequestTarget?, method: HTTPMethod?, answering request: PendingRequest?,
+        databaseRead: AttributeTracker.DatabaseRead?
     ) -> HTTPMessageEvent.BodyWithoutSecrets? {
         guard !context.configuration.revealsSessionKeys else { return nil }
         let written: Bool
         switch message.kind {
         case .request:
-            guard target?.endpoint == .characteristics, message.requestLine?.method.description == "PUT" else { return nil }
+            guard target?.endpoint == .characteristics, method == .put else { return nil }
             written = true
         case .response where request?.endpoint == .accessories:
             return CharacteristicBodySecrets.withoutSecrets(accessories: message, known: databaseRead?.database, limits: context.limits.json)
@@ -422,8 +424,7 @@ final class HAPConnection {
             written: written, limits: context.limits.json)
     }
 
-    private func handleRequest(_ message: HTTPMessage, target: HAPRequestTarget?, packet: PacketInfo) {
-        guard let line = message.requestLine else { return }
+    private func handleRequest(_ message: HTTPMessage, line: HTTPRequestLine, target: HAPRequestTarget?, packet: PacketInfo) {
         let request = PendingRequest(method: line.method.description, target: line.target, endpoint: target?.endpoint, packet: packet)
         switch target?.endpoint {
         case .pairSetup?, .pairVerify?, .pairings?:

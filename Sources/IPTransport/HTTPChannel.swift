@@ -18,7 +18,9 @@ protocol HTTPChannelReceiver: AnyObject {
 /// A class, so that the frame decryptor feeding it and the connection holding it use one value.
 final class HTTPChannel {
     let direction: HAPDirection
-    private var parser: HTTPStreamParser
+    /// Nil only while `run` has the parser out.
+    private var parser: HTTPStreamParser?
+    private let limits: HTTPLimits
     /// Packets of the parser's stream, by stream offset.
     private var marks = StreamPacketMap()
     /// Every byte before this offset was delivered in a message or reported discarded, so no
@@ -33,15 +35,16 @@ final class HTTPChannel {
 
     init(_ direction: HAPDirection, limits: HTTPLimits) {
         self.direction = direction
+        self.limits = limits
         self.parser = HTTPStreamParser(limits: limits)
     }
 
     /// Bytes of the stream fed so far.
-    var streamOffset: Int { parser.streamOffset }
+    var streamOffset: Int { parser?.streamOffset ?? 0 }
 
     /// The next bytes of the stream, which arrived in `packet`.
     func feed(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
-        marks.mark(parser.streamOffset, packet)
+        marks.mark(streamOffset, packet)
         run(packet, receiver) { (parser, handle) throws(DecodeError) in try parser.feed(bytes, handle) }
         marks.forget(before: settledOffset)
     }
@@ -63,7 +66,7 @@ final class HTTPChannel {
     /// Called while a piece is being parsed (the message that completed pair-verify was in it),
     /// the rest of that piece is left unparsed: the caller feeds it to the frames.
     func restartForEncryptedFrames() {
-        parser = HTTPStreamParser(limits: parser.limits)
+        parser = HTTPStreamParser(limits: limits)
         marks = StreamPacketMap()
         settledOffset = 0
         if isRunning { restartedWhileRunning = true }
@@ -72,8 +75,8 @@ final class HTTPChannel {
     /// Plaintext HTTP found where frames were due, parsed as a stream of its own so that the
     /// stream of the frames is not disturbed.
     func parseStrayPlaintext(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
-        var stray = HTTPStreamParser(limits: parser.limits)
-        swap(&stray, &parser)
+        let frameParser = parser.take()
+        parser = HTTPStreamParser(limits: limits)
         let frameMarks = marks, frameSettledOffset = settledOffset
         marks = StreamPacketMap()
         marks.mark(0, packet)
@@ -83,7 +86,7 @@ final class HTTPChannel {
             try parser.finish(handle)
         }
         isParsingStrayPlaintext = false
-        swap(&stray, &parser)
+        parser = frameParser
         marks = frameMarks
         settledOffset = frameSettledOffset
     }
@@ -95,14 +98,15 @@ final class HTTPChannel {
         _ operation: (inout HTTPStreamParser, (HTTPStreamEvent) -> Void) throws(DecodeError) -> Void
     ) {
         // The parser is moved out while it runs, so that it holds the only reference to its
-        // buffers: a copy would make its next append copy the whole message held so far.
-        var parser = HTTPStreamParser(limits: self.parser.limits)
-        swap(&parser, &self.parser)
+        // buffers: a copy would make its next append copy the whole message held so far. Taken
+        // rather than swapped with a new one: building and destroying that placeholder, and the
+        // swaps, cost a tenth of the HTTP parsing.
+        var parser = self.parser.take() ?? HTTPStreamParser(limits: limits)
         isRunning = true
         defer {
             isRunning = false
             // A restart replaced the parser with the frames' one: the one that ran is done with.
-            if restartedWhileRunning { restartedWhileRunning = false } else { swap(&parser, &self.parser) }
+            if restartedWhileRunning { restartedWhileRunning = false } else { self.parser = parser }
         }
         // A local function, not a stored closure, so that passing it costs no allocation.
         func handle(_ event: HTTPStreamEvent) {
