@@ -88,16 +88,8 @@ public struct HAPServiceTXT: Sendable, Hashable {
             guard let number = decimal(entry, value) else { return }
             let flags = HAPFeatureFlags(rawValue: number)
             featureFlags = flags
-            let unknown = flags.subtracting(.known).rawValue
-            if unknown != 0 { report(entry, .unknownFeatureFlags(unknown)) }
-            var meanings: [String] = []
-            if flags.contains(.appleAuthenticationCoprocessor) {
-                meanings.append("pairs with an Apple Authentication Coprocessor (MFi hardware)")
-            }
-            if flags.contains(.softwareAuthentication) { meanings.append("pairs with software authentication (token)") }
-            explain(entry, TXTFlagsExplanation.text(
-                "pairing feature flags", number, meanings: meanings, undefinedBits: unknown,
-                ifNone: "setup code only, no MFi authentication"))
+            if flags.undefinedBits != 0 { report(entry, .unknownFeatureFlags(flags.undefinedBits)) }
+            explain(entry, flags.explanation("pairing feature flags", ifNone: "setup code only, no MFi authentication"))
         case .deviceID:
             let text = entry.valueText ?? ""
             deviceID = text
@@ -127,14 +119,8 @@ public struct HAPServiceTXT: Sendable, Hashable {
             guard let number = decimal(entry, value) else { return }
             let flags = HAPStatusFlags(rawValue: number)
             statusFlags = flags
-            let unknown = flags.subtracting(.known).rawValue
-            if unknown != 0 { report(entry, .unknownStatusFlags(unknown)) }
-            var meanings: [String] = []
-            if flags.contains(.notPaired) { meanings.append("not paired, accepting pair-setup") }
-            if flags.contains(.wiFiNotConfigured) { meanings.append("not configured to join Wi-Fi") }
-            if flags.contains(.problemDetected) { meanings.append("problem detected") }
-            explain(entry, TXTFlagsExplanation.text(
-                "status flags", number, meanings: meanings, undefinedBits: unknown, ifNone: "paired, no problem reported"))
+            if flags.undefinedBits != 0 { report(entry, .unknownStatusFlags(flags.undefinedBits)) }
+            explain(entry, flags.explanation("status flags", ifNone: "paired, no problem reported"))
         case .category:
             guard let number = decimal(entry, value) else { return }
             categoryIdentifier = number
