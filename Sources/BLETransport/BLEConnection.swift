@@ -426,8 +426,8 @@ final class BLEConnection {
         reportDatabase(packet: end)
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: handshakeSeen, firstPacket: firstPacket,
-            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys), httpMessages: 0,
-            ble: counters, disconnectionReason: disconnectionReason)), end)
+            lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys),
+            carried: .bluetoothLE(counters), disconnectionReason: disconnectionReason)), end)
     }
 
     private func problem(_ message: String, direction: HAPDirection, packet: PacketInfo) {

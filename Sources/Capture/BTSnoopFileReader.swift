@@ -36,17 +36,15 @@ public final class BTSnoopFileReader {
         case linuxMonitor = 2001
     }
 
-    public let file: String
     public let datalink: Datalink
     /// The link type of every packet handed out.
     public let linkType: LinkType
-    public let maximumRecordLength: Int
-    public private(set) var packetsRead = 0
+    public var file: String { records.name }
+    public var maximumRecordLength: Int { records.maximumRecordLength }
+    public var packetsRead: Int { records.packetsRead }
 
-    private let source: CaptureByteSource
-    private let buffer: BluetoothFrameBuffer
+    private let records: BluetoothRecordFile
     private var nextNumber: Int
-    private var ended = false
 
     /// Opens `file` (`-` for standard input) and reads its header.
     public convenience init(file: String, maximumRecordLength: Int = 262_144, firstPacketNumber: Int = 1) throws(CaptureError) {
@@ -59,15 +57,12 @@ public final class BTSnoopFileReader {
     }
 
     init(source: CaptureByteSource, maximumRecordLength: Int, firstPacketNumber: Int) throws(CaptureError) {
-        self.source = source
-        file = source.name
-        self.maximumRecordLength = maximumRecordLength
+        records = BluetoothRecordFile(source: source, maximumRecordLength: maximumRecordLength, recordHeaderLength: Self.recordHeaderLength)
         nextNumber = firstPacketNumber
-        buffer = BluetoothFrameBuffer(maximumRecordLength: max(maximumRecordLength, Self.recordHeaderLength))
-        let count = try source.fill(buffer.storage.baseAddress!, count: Self.headerLength)
-        let header = buffer.bytes(count: count)
-        guard count > 0 else { throw .notACaptureFile(file: file, reason: "the file is empty") }
-        guard count == Self.headerLength, header.starts(with: Self.magic) else {
+        let file = source.name
+        let header = try records.read(upTo: Self.headerLength)
+        guard !header.isEmpty else { throw .notACaptureFile(file: file, reason: "the file is empty") }
+        guard header.count == Self.headerLength, header.starts(with: Self.magic) else {
             throw .notACaptureFile(file: file, reason: "no btsnoop header")
         }
         let version = Self.bigEndian32(header, at: 8)
@@ -86,57 +81,39 @@ public final class BTSnoopFileReader {
 
     /// The next packet, or nil after the last record.
     public func next() throws(CaptureError) -> CapturedPacket? {
-        guard !ended else { return nil }
-        let recordOffset = source.offset
-        let headerCount = try source.fill(buffer.storage.baseAddress!, count: Self.recordHeaderLength)
-        if headerCount == 0 {
-            ended = true
-            return nil
-        }
-        guard headerCount == Self.recordHeaderLength else {
-            throw damaged(at: recordOffset, "the file ends inside a 24-byte record header (\(headerCount) bytes)")
-        }
-        let header = buffer.bytes(count: Self.recordHeaderLength)
+        guard !records.ended else { return nil }
+        let recordOffset = records.offset
+        guard let header = try records.recordHeader(length: Self.recordHeaderLength, recordOffset: recordOffset) else { return nil }
         let originalLength = Int(Self.bigEndian32(header, at: 0))
         let includedLength = Int(Self.bigEndian32(header, at: 4))
         let flags = Self.bigEndian32(header, at: 8)
         let microseconds = UInt64(Self.bigEndian32(header, at: 16)) << 32 | UInt64(Self.bigEndian32(header, at: 20))
         guard includedLength <= originalLength else {
-            throw damaged(at: recordOffset, "an included length of \(includedLength) above the original length of \(originalLength)")
+            throw records.damaged(at: recordOffset, "an included length of \(includedLength) above the original length of \(originalLength)")
         }
-        guard includedLength <= maximumRecordLength else {
-            throw damaged(at: recordOffset, "a record of at most \(maximumRecordLength) bytes, found \(includedLength)")
-        }
+        try records.checkDataLength(includedLength, recordOffset: recordOffset)
         // The data goes behind the pseudo-header the frame needs.
         let prefix = datalink == .unencapsulatedHCI ? 5 : 4
-        let dataCount = try source.fill(buffer.storage.baseAddress! + prefix, count: includedLength)
-        guard dataCount == includedLength else {
-            throw damaged(at: recordOffset, "the file ends inside the \(includedLength) bytes of a record (\(dataCount) present)")
-        }
+        try records.readData(count: includedLength, to: prefix, recordOffset: recordOffset)
         switch datalink {
         case .linuxMonitor:
-            buffer.writeBigEndian(UInt16(truncatingIfNeeded: flags >> 16), at: 0)
-            buffer.writeBigEndian(UInt16(truncatingIfNeeded: flags), at: 2)
+            records.writeBigEndian(UInt16(truncatingIfNeeded: flags >> 16), at: 0)
+            records.writeBigEndian(UInt16(truncatingIfNeeded: flags), at: 2)
         case .unencapsulatedHCI:
             let received = flags & 1 == 1
-            buffer.writeBigEndian(received ? H4Direction.received : H4Direction.sent, at: 0)
+            records.writeBigEndian(received ? H4Direction.received : H4Direction.sent, at: 0)
             // Bit 1: command (sent) or event (received); otherwise ACL data.
-            buffer.write(flags & 2 != 0 ? (received ? 0x04 : 0x01) : 0x02, at: 4)
+            records.write(flags & 2 != 0 ? (received ? 0x04 : 0x01) : 0x02, at: 4)
         default:
-            buffer.writeBigEndian(flags & 1 == 1 ? H4Direction.received : H4Direction.sent, at: 0)
+            records.writeBigEndian(flags & 1 == 1 ? H4Direction.received : H4Direction.sent, at: 0)
         }
-        packetsRead += 1
+        records.packetsRead += 1
         defer { nextNumber += 1 }
         let timestamp = Timestamp(unixMicroseconds: Int64(bitPattern: microseconds) &- Self.unixEpochOffset)
         let captured = prefix + includedLength
         return CapturedPacket(
             info: PacketInfo(number: nextNumber, timestamp: timestamp, capturedLength: captured, originalLength: prefix + originalLength),
-            bytes: buffer.bytes(count: captured), linkType: linkType, fileIndex: 0)
-    }
-
-    private func damaged(at offset: Int, _ reason: String) -> CaptureError {
-        ended = true
-        return .damagedFile(file: file, offset: offset, packetsRead: packetsRead, reason: reason)
+            bytes: records.bytes(count: captured), linkType: linkType, fileIndex: 0)
     }
 
     static func bigEndian32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {

@@ -55,18 +55,16 @@ public final class PacketLoggerFileReader {
         }
     }
 
-    public let file: String
     public let isBigEndian: Bool
-    public let maximumRecordLength: Int
     public let linkType = LinkType.bluetoothHCIH4WithPseudoHeader
-    public private(set) var packetsRead = 0
+    public var file: String { records.name }
+    public var maximumRecordLength: Int { records.maximumRecordLength }
+    public var packetsRead: Int { records.packetsRead }
     /// Records read that carry no HCI packet.
     public private(set) var skippedRecords = 0
 
-    private let source: CaptureByteSource
-    private let buffer: BluetoothFrameBuffer
+    private let records: BluetoothRecordFile
     private var nextNumber: Int
-    private var ended = false
     /// The first record header, read to learn the byte order.
     private var peekedHeader: [UInt8]?
 
@@ -79,15 +77,12 @@ public final class PacketLoggerFileReader {
     }
 
     init(source: CaptureByteSource, maximumRecordLength: Int, firstPacketNumber: Int) throws(CaptureError) {
-        self.source = source
-        file = source.name
-        self.maximumRecordLength = maximumRecordLength
+        records = BluetoothRecordFile(source: source, maximumRecordLength: maximumRecordLength, recordHeaderLength: Self.recordHeaderLength)
         nextNumber = firstPacketNumber
-        buffer = BluetoothFrameBuffer(maximumRecordLength: max(maximumRecordLength, Self.recordHeaderLength))
-        let count = try source.fill(buffer.storage.baseAddress!, count: Self.recordHeaderLength)
-        guard count > 0 else { throw .notACaptureFile(file: file, reason: "the file is empty") }
-        let header = Array(buffer.bytes(count: count))
-        guard count == Self.recordHeaderLength else {
+        let file = source.name
+        let header = Array(try records.read(upTo: Self.recordHeaderLength))
+        guard !header.isEmpty else { throw .notACaptureFile(file: file, reason: "the file is empty") }
+        guard header.count == Self.recordHeaderLength else {
             throw .notACaptureFile(file: file, reason: "shorter than one PacketLogger record header")
         }
         isBigEndian = Self.isBigEndian(firstLength: header)
@@ -103,54 +98,42 @@ public final class PacketLoggerFileReader {
     }
 
     public func next() throws(CaptureError) -> CapturedPacket? {
-        while !ended {
-            let recordOffset = source.offset - (peekedHeader == nil ? 0 : Self.recordHeaderLength)
+        while !records.ended {
+            let recordOffset = records.offset - (peekedHeader == nil ? 0 : Self.recordHeaderLength)
             let header: [UInt8]
             if let peeked = peekedHeader {
                 header = peeked
                 peekedHeader = nil
             } else {
-                let count = try source.fill(buffer.storage.baseAddress!, count: Self.recordHeaderLength)
-                if count == 0 {
-                    ended = true
-                    return nil
-                }
-                guard count == Self.recordHeaderLength else {
-                    throw damaged(at: recordOffset, "the file ends inside a 12-byte record header (\(count) bytes)")
-                }
-                header = Array(buffer.bytes(count: count))
+                guard let read = try records.recordHeader(length: Self.recordHeaderLength, recordOffset: recordOffset) else { return nil }
+                header = Array(read)
             }
             let length = Int(word(header, at: 0))
             let seconds = word(header, at: 4)
             let microseconds = word(header, at: 8)
-            guard length >= 8 else { throw damaged(at: recordOffset, "a record length of at least 8, found \(length)") }
+            guard length >= 8 else { throw records.damaged(at: recordOffset, "a record length of at least 8, found \(length)") }
             let contentLength = length - 8
-            guard contentLength <= maximumRecordLength else {
-                throw damaged(at: recordOffset, "a record of at most \(maximumRecordLength) bytes, found \(contentLength)")
-            }
+            try records.checkDataLength(contentLength, recordOffset: recordOffset)
             guard microseconds < 1_000_000 else {
-                throw damaged(at: recordOffset, "a microsecond field below 1000000, found \(microseconds)")
+                throw records.damaged(at: recordOffset, "a microsecond field below 1000000, found \(microseconds)")
             }
             // Type byte at offset 4, data after it: the pseudo-header and indicator then take
             // offsets 0–4, the indicator overwriting the type.
-            let count = try source.fill(buffer.storage.baseAddress! + 4, count: contentLength)
-            guard count == contentLength else {
-                throw damaged(at: recordOffset, "the file ends inside the \(contentLength) bytes of a record (\(count) present)")
-            }
+            try records.readData(count: contentLength, to: 4, recordOffset: recordOffset)
             let number = nextNumber
             nextNumber += 1
-            guard contentLength > 0, let (indicator, direction) = RecordType.hciPacket(buffer.storage[4]) else {
+            guard contentLength > 0, let (indicator, direction) = RecordType.hciPacket(records[4]) else {
                 skippedRecords += 1
                 continue
             }
-            buffer.writeBigEndian(direction, at: 0)
-            buffer.write(indicator, at: 4)
-            packetsRead += 1
+            records.writeBigEndian(direction, at: 0)
+            records.write(indicator, at: 4)
+            records.packetsRead += 1
             let captured = 4 + contentLength
             let timestamp = Timestamp(seconds: Int64(seconds), nanoseconds: microseconds * 1000)
             return CapturedPacket(
                 info: PacketInfo(number: number, timestamp: timestamp, capturedLength: captured, originalLength: captured),
-                bytes: buffer.bytes(count: captured), linkType: linkType, fileIndex: 0)
+                bytes: records.bytes(count: captured), linkType: linkType, fileIndex: 0)
         }
         return nil
     }
@@ -158,10 +141,5 @@ public final class PacketLoggerFileReader {
     private func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         let value = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
         return isBigEndian ? value.byteSwapped : value
-    }
-
-    private func damaged(at offset: Int, _ reason: String) -> CaptureError {
-        ended = true
-        return .damagedFile(file: file, offset: offset, packetsRead: packetsRead, reason: reason)
     }
 }

@@ -394,8 +394,8 @@ final class CoAPSession {
         }
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: true, firstPacket: firstPacket, lastPacket: lastPacket,
-            tcp: [:], frames: cipher == nil ? [:] : frames, encrypted: cipher != nil, decrypted: decrypted, httpMessages: 0,
-            coap: ConnectionSummary.CoAPCounters(messages: messageCount, retransmissions: retransmissionCount, pdus: pduCount))),
+            tcp: [:], frames: cipher == nil ? [:] : frames, encrypted: cipher != nil, decrypted: decrypted,
+            carried: .coap(ConnectionSummary.CoAPCounters(messages: messageCount, retransmissions: retransmissionCount, pdus: pduCount)))),
                      packet ?? lastPacket)
     }
 }

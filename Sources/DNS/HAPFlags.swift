@@ -1,6 +1,6 @@
 /// The `ff` TXT key: how the accessory can be paired (HAP: Bonjour TXT record; ADK
 /// `HAPAccessoryServer.c`).
-public struct HAPFeatureFlags: OptionSet, Sendable, Hashable {
+public struct HAPFeatureFlags: OptionSet, Sendable, Hashable, TXTFlags {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -10,11 +10,18 @@ public struct HAPFeatureFlags: OptionSet, Sendable, Hashable {
     public static let softwareAuthentication = HAPFeatureFlags(rawValue: 0x02)
 
     public static let known: HAPFeatureFlags = [.appleAuthenticationCoprocessor, .softwareAuthentication]
+
+    var meanings: [String] {
+        meanings(from: [
+            (.appleAuthenticationCoprocessor, "pairs with an Apple Authentication Coprocessor (MFi hardware)"),
+            (.softwareAuthentication, "pairs with software authentication (token)"),
+        ])
+    }
 }
 
 /// The `sf` TXT key: the accessory's status (HAP: Bonjour TXT record; ADK, HAP-NodeJS,
 /// aiohomekit).
-public struct HAPStatusFlags: OptionSet, Sendable, Hashable {
+public struct HAPStatusFlags: OptionSet, Sendable, Hashable, TXTFlags {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -26,6 +33,14 @@ public struct HAPStatusFlags: OptionSet, Sendable, Hashable {
     public static let problemDetected = HAPStatusFlags(rawValue: 0x04)
 
     public static let known: HAPStatusFlags = [.notPaired, .wiFiNotConfigured, .problemDetected]
+
+    var meanings: [String] {
+        meanings(from: [
+            (.notPaired, "not paired, accepting pair-setup"),
+            (.wiFiNotConfigured, "not configured to join Wi-Fi"),
+            (.problemDetected, "problem detected"),
+        ])
+    }
 }
 
 /// The `pv` TXT key: the HAP protocol version, `major.minor`.

@@ -85,19 +85,10 @@ public struct HAPServiceTXT: Sendable, Hashable {
             }
             explain(entry, "configuration number \(number): bumped when the accessory database changes, so controllers re-read /accessories")
         case .featureFlags:
-            guard let number = decimal(entry, value) else { return }
-            let flags = HAPFeatureFlags(rawValue: number)
-            featureFlags = flags
-            let unknown = flags.subtracting(.known).rawValue
-            if unknown != 0 { report(entry, .unknownFeatureFlags(unknown)) }
-            var meanings: [String] = []
-            if flags.contains(.appleAuthenticationCoprocessor) {
-                meanings.append("pairs with an Apple Authentication Coprocessor (MFi hardware)")
+            if let set: HAPFeatureFlags = flags(
+                entry, value, "pairing feature flags", ifNone: "setup code only, no MFi authentication", undefined: HAPTXTProblem.unknownFeatureFlags) {
+                featureFlags = set
             }
-            if flags.contains(.softwareAuthentication) { meanings.append("pairs with software authentication (token)") }
-            explain(entry, TXTFlagsExplanation.text(
-                "pairing feature flags", number, meanings: meanings, undefinedBits: unknown,
-                ifNone: "setup code only, no MFi authentication"))
         case .deviceID:
             let text = entry.valueText ?? ""
             deviceID = text
@@ -124,17 +115,10 @@ public struct HAPServiceTXT: Sendable, Hashable {
             if transport == .tcp, number != 1 { report(entry, .unexpectedStateNumber(number)) }
             explain(entry, transport == .tcp ? "state number \(number) (always 1 for IP accessories)" : "state number \(number)")
         case .statusFlags:
-            guard let number = decimal(entry, value) else { return }
-            let flags = HAPStatusFlags(rawValue: number)
-            statusFlags = flags
-            let unknown = flags.subtracting(.known).rawValue
-            if unknown != 0 { report(entry, .unknownStatusFlags(unknown)) }
-            var meanings: [String] = []
-            if flags.contains(.notPaired) { meanings.append("not paired, accepting pair-setup") }
-            if flags.contains(.wiFiNotConfigured) { meanings.append("not configured to join Wi-Fi") }
-            if flags.contains(.problemDetected) { meanings.append("problem detected") }
-            explain(entry, TXTFlagsExplanation.text(
-                "status flags", number, meanings: meanings, undefinedBits: unknown, ifNone: "paired, no problem reported"))
+            if let set: HAPStatusFlags = flags(
+                entry, value, "status flags", ifNone: "paired, no problem reported", undefined: HAPTXTProblem.unknownStatusFlags) {
+                statusFlags = set
+            }
         case .category:
             guard let number = decimal(entry, value) else { return }
             categoryIdentifier = number
@@ -165,6 +149,18 @@ public struct HAPServiceTXT: Sendable, Hashable {
             return nil
         }
         return number
+    }
+
+    /// A word of flag bits, explained, with the bits HAP does not define reported as `undefined`;
+    /// nil after reporting a value that is not a number.
+    private mutating func flags<Flags: TXTFlags>(
+        _ entry: ServiceTXT.Entry, _ value: [UInt8], _ name: String, ifNone: String, undefined: (UInt64) -> HAPTXTProblem
+    ) -> Flags? {
+        guard let number = decimal(entry, value) else { return nil }
+        let flags = Flags(rawValue: number)
+        if flags.undefinedBits != 0 { report(entry, undefined(flags.undefinedBits)) }
+        explain(entry, flags.explanation(name, ifNone: ifNone))
+        return flags
     }
 
     private mutating func report(_ entry: ServiceTXT.Entry, _ kind: HAPTXTProblem) {

@@ -1,6 +1,6 @@
 /// The `PH` TXT key: how a user puts the device into commissioning mode (Matter Core
 /// Pairing Hint table; matter.js `PairingHintBitmap`).
-public struct MatterPairingHint: OptionSet, Sendable, Hashable {
+public struct MatterPairingHint: OptionSet, Sendable, Hashable, TXTFlags {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -43,7 +43,7 @@ public struct MatterPairingHint: OptionSet, Sendable, Hashable {
 
 /// The `T` TXT key: which TCP roles the node supports for Matter messages
 /// (connectedhomeip `TCPModeAdvertise`). Bit 0 is not a mode bit.
-public struct MatterTCPSupport: OptionSet, Sendable, Hashable {
+public struct MatterTCPSupport: OptionSet, Sendable, Hashable, TXTFlags {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -51,11 +51,15 @@ public struct MatterTCPSupport: OptionSet, Sendable, Hashable {
     public static let server = MatterTCPSupport(rawValue: 1 << 2)
 
     public static let known: MatterTCPSupport = [.client, .server]
+
+    var meanings: [String] {
+        meanings(from: [(.client, "TCP client"), (.server, "TCP server")])
+    }
 }
 
 /// The `JF` TXT key: the node's part in a Joint Fabric (connectedhomeip Joint Fabric
 /// Administrator example, `GetJointFabricMode`).
-public struct MatterJointFabricMode: OptionSet, Sendable, Hashable {
+public struct MatterJointFabricMode: OptionSet, Sendable, Hashable, TXTFlags {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
@@ -69,4 +73,13 @@ public struct MatterJointFabricMode: OptionSet, Sendable, Hashable {
     public static let datastore = MatterJointFabricMode(rawValue: 1 << 3)
 
     public static let known: MatterJointFabricMode = [.available, .administrator, .anchor, .datastore]
+
+    var meanings: [String] {
+        meanings(from: [
+            (.available, "available to join a joint fabric"),
+            (.administrator, "Joint Fabric Administrator"),
+            (.anchor, "anchor administrator"),
+            (.datastore, "holds the Joint Fabric Datastore"),
+        ])
+    }
 }

@@ -176,13 +176,7 @@ public struct MatterServiceTXT: Sendable, Hashable {
             rotatingID = bytes
             explain(entry, "rotating device ID (\(bytes.count) bytes): lets the vendor recognise the device without a stable identifier")
         case .pairingHint:
-            guard let number = decimal(entry, value, maximum: .max) else { return }
-            let hint = MatterPairingHint(rawValue: number)
-            pairingHint = hint
-            let unknown = hint.subtracting(.known).rawValue
-            if unknown != 0 { report(entry, .unknownBits(key: entry.key, bits: unknown)) }
-            explain(entry, TXTFlagsExplanation.text(
-                "pairing hint", number, meanings: hint.meanings, undefinedBits: unknown, ifNone: "no hint"))
+            if let hint: MatterPairingHint = flags(entry, value, "pairing hint", ifNone: "no hint") { pairingHint = hint }
         case .pairingInstruction:
             pairingInstruction = entry.valueText
             explain(entry, "pairing instruction: the N or custom text the pairing hint refers to")
@@ -192,18 +186,9 @@ public struct MatterServiceTXT: Sendable, Hashable {
             explain(entry, flag ? "the commissioner can show a passcode for user-directed commissioning"
                 : "the commissioner cannot show a passcode")
         case .jointFabricMode:
-            guard let number = decimal(entry, value, maximum: .max) else { return }
-            let mode = MatterJointFabricMode(rawValue: number)
-            jointFabricMode = mode
-            let unknown = mode.subtracting(.known).rawValue
-            if unknown != 0 { report(entry, .unknownBits(key: entry.key, bits: unknown)) }
-            var meanings: [String] = []
-            if mode.contains(.available) { meanings.append("available to join a joint fabric") }
-            if mode.contains(.administrator) { meanings.append("Joint Fabric Administrator") }
-            if mode.contains(.anchor) { meanings.append("anchor administrator") }
-            if mode.contains(.datastore) { meanings.append("holds the Joint Fabric Datastore") }
-            explain(entry, TXTFlagsExplanation.text(
-                "joint fabric mode", number, meanings: meanings, undefinedBits: unknown, ifNone: "no joint fabric role"))
+            if let mode: MatterJointFabricMode = flags(entry, value, "joint fabric mode", ifNone: "no joint fabric role") {
+                jointFabricMode = mode
+            }
         case .sessionIdleInterval:
             guard let number = decimal(entry, value, maximum: Self.maxRetryInterval) else { return }
             sessionIdleInterval = UInt32(number)
@@ -217,16 +202,7 @@ public struct MatterServiceTXT: Sendable, Hashable {
             sessionActiveThreshold = UInt16(number)
             explain(entry, "session active threshold \(number) ms: how long the node stays active after network activity")
         case .tcpSupport:
-            guard let number = decimal(entry, value, maximum: .max) else { return }
-            let support = MatterTCPSupport(rawValue: number)
-            tcpSupport = support
-            let unknown = support.subtracting(.known).rawValue
-            if unknown != 0 { report(entry, .unknownBits(key: entry.key, bits: unknown)) }
-            var meanings: [String] = []
-            if support.contains(.client) { meanings.append("TCP client") }
-            if support.contains(.server) { meanings.append("TCP server") }
-            explain(entry, TXTFlagsExplanation.text(
-                "TCP support", number, meanings: meanings, undefinedBits: unknown, ifNone: "MRP over UDP only"))
+            if let support: MatterTCPSupport = flags(entry, value, "TCP support", ifNone: "MRP over UDP only") { tcpSupport = support }
         case .longIdleTimeICD:
             guard let flag = boolean(entry, value) else { return }
             isLongIdleTimeICD = flag
@@ -272,6 +248,16 @@ public struct MatterServiceTXT: Sendable, Hashable {
             return nil
         }
         return number
+    }
+
+    /// A word of flag bits, explained, with the bits Matter does not define reported; nil after
+    /// reporting a value that is not one.
+    private mutating func flags<Flags: TXTFlags>(_ entry: ServiceTXT.Entry, _ value: [UInt8], _ name: String, ifNone: String) -> Flags? {
+        guard let number = decimal(entry, value, maximum: .max) else { return nil }
+        let flags = Flags(rawValue: number)
+        if flags.undefinedBits != 0 { report(entry, .unknownBits(key: entry.key, bits: flags.undefinedBits)) }
+        explain(entry, flags.explanation(name, ifNone: ifNone))
+        return flags
     }
 
     /// `0` or `1`, or nil after reporting it.

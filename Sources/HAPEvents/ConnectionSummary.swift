@@ -16,11 +16,8 @@ public struct ConnectionSummary: Sendable {
     public let encrypted: Bool
     /// Directions whose frames were decrypted.
     public let decrypted: Set<HAPDirection>
-    public let httpMessages: Int
-    /// HAP over CoAP: its messages, retransmissions and HAP PDUs (nil for other transports).
-    public let coap: CoAPCounters?
-    /// HAP over Bluetooth LE: its ATT PDUs and HAP PDUs (nil for other transports).
-    public let ble: BLECounters?
+    /// What the connection carried, counted in its transport's units.
+    public let carried: Traffic
     /// HAP over Bluetooth LE, for a connection `closed` by HCI Disconnection Complete: the reason
     /// it carried (Bluetooth Core Vol 1 Part F error codes, 0x13 the remote user terminated it).
     public let disconnectionReason: HCIStatus?
@@ -30,9 +27,8 @@ public struct ConnectionSummary: Sendable {
     public init(
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
-        frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, httpMessages: Int,
-        unansweredRequests: [UnansweredRequest] = [], coap: CoAPCounters? = nil, ble: BLECounters? = nil,
-        disconnectionReason: HCIStatus? = nil
+        frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, carried: Traffic,
+        unansweredRequests: [UnansweredRequest] = [], disconnectionReason: HCIStatus? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -44,11 +40,20 @@ public struct ConnectionSummary: Sendable {
         self.frames = frames
         self.encrypted = encrypted
         self.decrypted = decrypted
-        self.httpMessages = httpMessages
+        self.carried = carried
         self.unansweredRequests = unansweredRequests
-        self.coap = coap
-        self.ble = ble
         self.disconnectionReason = disconnectionReason
+    }
+
+    /// What a connection carried: one case per transport, so that a summary cannot count in the
+    /// units of two.
+    public enum Traffic: Sendable, Hashable {
+        /// HAP over IP: HTTP messages, both directions.
+        case http(messages: Int)
+        /// HAP over CoAP: its messages, retransmissions and HAP PDUs.
+        case coap(CoAPCounters)
+        /// HAP over Bluetooth LE: its ATT PDUs and HAP PDUs.
+        case bluetoothLE(BLECounters)
     }
 
     /// What a HAP-over-Bluetooth-LE connection carried.

@@ -521,7 +521,7 @@ final class HAPConnection {
                   .accessoryToController: .init(tcp.statistics(controllerSends.reversed))],
             frames: frames, encrypted: encryptionStarted,
             decrypted: Set(sides.filter { $0.frames?.hasDecrypted == true }.map(\.direction)),
-            httpMessages: httpMessageCount, unansweredRequests: unansweredRequests)), end)
+            carried: .http(messages: httpMessageCount), unansweredRequests: unansweredRequests)), end)
     }
 }
 

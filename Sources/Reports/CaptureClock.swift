@@ -46,14 +46,7 @@ public struct CaptureClock: Sendable, Hashable {
     /// `2026-11-30T09:43:04.980333Z`: UTC, with nine decimals when the capture has nanoseconds
     /// and six otherwise.
     public static func iso8601(_ time: Timestamp) -> String {
-        // Days and seconds of day with floor division, so times before 1970 work too.
-        var days = time.seconds / 86_400
-        var secondOfDay = time.seconds % 86_400
-        if secondOfDay < 0 {
-            days -= 1
-            secondOfDay += 86_400
-        }
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let (year, month, day, secondOfDay) = civilTime(time)
         let fraction = time.nanoseconds % 1000 == 0
             ? pad(Int64(time.nanoseconds / 1000), 6) : pad(Int64(time.nanoseconds), 9)
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
@@ -108,6 +101,19 @@ public struct CaptureClock: Sendable, Hashable {
         let digits = String(value.magnitude)
         let padded = digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
         return value < 0 ? "-" + padded : padded
+    }
+
+    /// The UTC date and second of the day of a capture time, before 1970 too.
+    static func civilTime(_ time: Timestamp) -> (year: Int64, month: Int64, day: Int64, secondOfDay: Int64) {
+        // Days and seconds of day with floor division, so times before 1970 work too.
+        var days = time.seconds / 86_400
+        var secondOfDay = time.seconds % 86_400
+        if secondOfDay < 0 {
+            days -= 1
+            secondOfDay += 86_400
+        }
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        return (year, month, day, secondOfDay)
     }
 
     /// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's

@@ -35,15 +35,18 @@ extension EventJSON {
                 writeService(service, into: &writer)
             }
         }
-        writer.objects("diagnostics", database.diagnostics) { writer, diagnostic in
-            writer.member("code", diagnostic.code.rawValue)
-            writer.member("severity", diagnostic.severity.description)
-            writer.member("path", diagnostic.path)
-            writer.member("offset", diagnostic.offset)
-            writer.member("aid", diagnostic.aid)
-            writer.member("iid", diagnostic.iid)
-            writer.member("message", diagnostic.message)
-        }
+        writer.objects("diagnostics", database.diagnostics) { writer, diagnostic in writeDiagnostic(diagnostic, into: &writer) }
+    }
+
+    /// A finding about a database body: a decode diagnostic, or a conformance issue (`tree`).
+    static func writeDiagnostic(_ diagnostic: HAPJSONDiagnostic, into writer: inout JSONWriter) {
+        writer.member("code", diagnostic.code.rawValue)
+        writer.member("severity", diagnostic.severity.description)
+        writer.member("path", diagnostic.path)
+        writer.member("offset", diagnostic.offset)
+        writer.member("aid", diagnostic.aid)
+        writer.member("iid", diagnostic.iid)
+        writer.member("message", diagnostic.message)
     }
 
     private static func writeService(_ service: HAPService, into writer: inout JSONWriter) {

@@ -66,15 +66,20 @@ extension EventJSON {
                 }
             }
         }
-        writer.member("httpMessages", summary.httpMessages)
-        if let coap = summary.coap {
+        // `httpMessages` stands in every summary, 0 over CoAP and Bluetooth LE, where the
+        // transport's own counters follow it.
+        switch summary.carried {
+        case .http(let messages):
+            writer.member("httpMessages", messages)
+        case .coap(let coap):
+            writer.member("httpMessages", 0)
             writer.object("coap") { writer in
                 writer.member("messages", coap.messages)
                 writer.member("retransmissions", coap.retransmissions)
                 writer.member("pdus", coap.pdus)
             }
-        }
-        if let ble = summary.ble {
+        case .bluetoothLE(let ble):
+            writer.member("httpMessages", 0)
             writer.object("ble") { writer in
                 writer.member("attPDUs", ble.attPDUs)
                 writer.member("hapPDUs", ble.hapPDUs)

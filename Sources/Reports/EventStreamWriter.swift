@@ -35,17 +35,13 @@ final class EventStreamWriter {
     private func beginIfNeeded() {
         guard !began else { return }
         began = true
-        var writer = JSONWriter(reservingCapacity: 64)
-        writer.beginObject()
         switch format {
         case .ndjson:
-            writer.member("type", "header")
-            writer.member("schema", EventJSON.schema)
-            writer.member("command", command)
-            writer.endObject()
-            output.write(writer.text + "\n")
+            NDJSONLines(output: output).header(command: command)
             output.endOfRecord()
         case .json:
+            var writer = JSONWriter(reservingCapacity: 64)
+            writer.beginObject()
             writer.member("schema", EventJSON.schema)
             writer.member("command", command)
             writer.key("events")

@@ -81,10 +81,15 @@ enum EventText {
     /// What a connection carried, in its transport's units: `34 HTTP messages`, over CoAP
     /// `66 CoAP messages (2 retransmissions), 109 PDUs`, over Bluetooth LE `412 ATT PDUs, 40 HAP PDUs`.
     static func carried(_ summary: ConnectionSummary) -> String {
-        if let ble = summary.ble { return plural(ble.attPDUs, "ATT PDU") + ", " + plural(ble.hapPDUs, "HAP PDU") }
-        guard let coap = summary.coap else { return plural(summary.httpMessages, "HTTP message") }
-        let again = coap.retransmissions > 0 ? " (\(plural(coap.retransmissions, "retransmission")))" : ""
-        return plural(coap.messages, "CoAP message") + again + ", " + plural(coap.pdus, "PDU")
+        switch summary.carried {
+        case .http(let messages):
+            return plural(messages, "HTTP message")
+        case .coap(let coap):
+            let again = coap.retransmissions > 0 ? " (\(plural(coap.retransmissions, "retransmission")))" : ""
+            return plural(coap.messages, "CoAP message") + again + ", " + plural(coap.pdus, "PDU")
+        case .bluetoothLE(let ble):
+            return plural(ble.attPDUs, "ATT PDU") + ", " + plural(ble.hapPDUs, "HAP PDU")
+        }
     }
 
     /// `1 packet`, `2 packets`.

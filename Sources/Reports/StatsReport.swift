@@ -63,9 +63,14 @@ public final class StatsReport: CaptureReport {
         var rows: [[String]] = [["conn", "endpoints", "dir", "packets", "bytes", "retrans", "out-of-order", "gaps", "gap bytes", "frames", "largest", "oversize", "decrypted"]]
         // HAP over CoAP has messages and sealed bodies, HAP over Bluetooth LE ATT and HAP PDUs,
         // not segments: a table each of their own.
-        let coap = connections.filter { $0.coap != nil }
-        let ble = connections.filter { $0.ble != nil }
-        for connection in connections where connection.coap == nil && connection.ble == nil {
+        var coap: [(ConnectionSummary, ConnectionSummary.CoAPCounters)] = []
+        var ble: [(ConnectionSummary, ConnectionSummary.BLECounters)] = []
+        for connection in connections {
+            switch connection.carried {
+            case .http: break
+            case .coap(let counters): coap.append((connection, counters)); continue
+            case .bluetoothLE(let counters): ble.append((connection, counters)); continue
+            }
             for (index, direction) in HAPDirection.allCases.enumerated() {
                 let tcp = connection.tcp[direction]
                 let frames = connection.frames[direction]
@@ -115,10 +120,9 @@ public final class StatsReport: CaptureReport {
 
     /// One row per HAP-over-Bluetooth-LE connection: its ATT and HAP PDUs, then per direction
     /// whether its HAP PDUs were decrypted.
-    private func bleRows(_ connections: [ConnectionSummary], style: TextStyle) -> [String] {
+    private func bleRows(_ connections: [(ConnectionSummary, ConnectionSummary.BLECounters)], style: TextStyle) -> [String] {
         var rows: [[String]] = [["conn", "endpoints", "ATT PDUs", "HAP PDUs", "dir", "decrypted"]]
-        for connection in connections {
-            guard let counters = connection.ble else { continue }
+        for (connection, counters) in connections {
             for (index, direction) in HAPDirection.allCases.enumerated() {
                 rows.append(Self.connectionCells(connection, line: index) + [
                     index == 0 ? "\(counters.attPDUs)" : "", index == 0 ? "\(counters.hapPDUs)" : "",
@@ -133,10 +137,9 @@ public final class StatsReport: CaptureReport {
 
     /// One row per HAP-over-CoAP connection: its CoAP messages, retransmissions and PDUs, then
     /// per direction its sealed bodies.
-    private func coapRows(_ connections: [ConnectionSummary], style: TextStyle) -> [String] {
+    private func coapRows(_ connections: [(ConnectionSummary, ConnectionSummary.CoAPCounters)], style: TextStyle) -> [String] {
         var rows: [[String]] = [["conn", "endpoints", "messages", "retrans", "PDUs", "dir", "bodies", "largest", "decrypted"]]
-        for connection in connections {
-            guard let counters = connection.coap else { continue }
+        for (connection, counters) in connections {
             for (index, direction) in HAPDirection.allCases.enumerated() {
                 let bodies = connection.frames[direction]
                 rows.append(Self.connectionCells(connection, line: index) + [

@@ -162,15 +162,7 @@ public final class TreeReport: CaptureReport {
         if let database = tree.database {
             writer.member("form", database.form == .accessoriesObject ? "accessories-object" : "accessory-list")
             EventJSON.writeDatabase(database, into: &writer)
-            writer.objects("conformance", database.conformanceIssues()) { writer, issue in
-                writer.member("code", issue.code.rawValue)
-                writer.member("severity", issue.severity.description)
-                writer.member("path", issue.path)
-                writer.member("offset", issue.offset)
-                writer.member("aid", issue.aid)
-                writer.member("iid", issue.iid)
-                writer.member("message", issue.message)
-            }
+            writer.objects("conformance", database.conformanceIssues()) { writer, issue in EventJSON.writeDiagnostic(issue, into: &writer) }
         }
     }
 
@@ -186,20 +178,10 @@ public final class TreeReport: CaptureReport {
     }
 
     private func writeNDJSON() {
-        var header = JSONWriter()
-        header.beginObject()
-        header.member("type", "header")
-        header.member("schema", EventJSON.schema)
-        header.member("command", "tree")
-        header.endObject()
-        output.write(header.text + "\n")
+        let lines = NDJSONLines(output: output)
+        lines.header(command: "tree")
         for tree in trees {
-            var writer = JSONWriter(reservingCapacity: 8192)
-            writer.beginObject()
-            writer.member("type", "accessory-database")
-            writeTree(tree, into: &writer)
-            writer.endObject()
-            output.write(writer.text + "\n")
+            lines.line("accessory-database") { writer in writeTree(tree, into: &writer) }
         }
     }
 }

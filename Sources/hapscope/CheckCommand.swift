@@ -20,7 +20,7 @@ extension Command {
         help: "the output format, text by default; junit is JUnit XML for CI systems")
 
     private static let checkOptions = [update, force, ignore, maxDifferences, checkFormat] + Options.analysis(
-        excluding: [Options.interface, Options.count, Options.duration, Options.format, Options.showKeys, Options.read])
+        excluding: Options.liveCapture + [Options.format, Options.showKeys, Options.read])
 
     static let check = Command(spec: CommandSpec(
         name: "check",

@@ -9,7 +9,7 @@ extension Command {
 
     /// What `decrypt` takes: the analysis options that apply to reading and decrypting a capture.
     private static let decryptOptions = [writeCapture] + Options.analysis(
-        excluding: [Options.interface, Options.count, Options.duration, Options.format, Options.output, Options.showKeys])
+        excluding: Options.liveCapture + [Options.format, Options.output, Options.showKeys])
 
     static let decrypt = Command(spec: CommandSpec(
         name: "decrypt",

@@ -6,7 +6,7 @@ extension Command {
         name: "live",
         summary: "Analyse a live interface, printing events as they happen; Ctrl-C stops cleanly.",
         usage: "-i IFACE [options]",
-        options: [Options.interface, Options.count, Options.duration, Options.filter, Options.keyLog, Options.setupCode,
+        options: Options.liveCapture + [Options.filter, Options.keyLog, Options.setupCode,
                   Options.setupID, Options.showKeys, Options.limit, Options.format, Options.output, Options.quiet,
                   Options.noColor, Options.help],
         positionalName: nil, maximumPositionals: 0,

@@ -49,6 +49,9 @@ enum Options {
         noColor, noProgress, help,
     ]
 
+    /// The options of a live capture (`-i`), which commands that only read files do without.
+    static let liveCapture = [interface, count, duration]
+
     /// The analysis options but those in `excluded`, for a command to which they do not apply.
     static func analysis(excluding excluded: [OptionSpec]) -> [OptionSpec] {
         let excludedKeys = excluded.map(\.key)

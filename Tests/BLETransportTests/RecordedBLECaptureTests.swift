@@ -132,7 +132,7 @@ struct RecordedBLECaptureTests {
         for (number, summary) in closed.enumerated() {
             // The truth numbers its connections from 1, in the order they opened.
             let onIt = { (key: String) in (analysis.truth[key]?.arrayValue ?? []).filter { $0["connection"]?.numberValue?.int64Value == Int64(number + 1) }.count }
-            #expect(summary.ble == ConnectionSummary.BLECounters(attPDUs: onIt("att"), hapPDUs: onIt("pdus")), "connection \(number + 1)")
+            #expect(summary.carried == .bluetoothLE(ConnectionSummary.BLECounters(attPDUs: onIt("att"), hapPDUs: onIt("pdus"))), "connection \(number + 1)")
         }
     }
 

@@ -8,12 +8,11 @@ import Packets
 enum HTMLFormat {
     /// `2026-11-30 04:03:04.525802 UTC`: capture time in UTC, to the microsecond pcap records.
     static func utc(_ time: Timestamp) -> String {
-        let (days, secondOfDay) = floorDivision(time.seconds, 86_400)
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
-        let microseconds = Int64(time.nanoseconds / 1000)
-        return "\(year)-\(padded(month, 2))-\(padded(day, 2)) "
-            + "\(padded(secondOfDay / 3600, 2)):\(padded(secondOfDay / 60 % 60, 2)):\(padded(secondOfDay % 60, 2))"
-            + ".\(padded(microseconds, 6)) UTC"
+        let (year, month, day, secondOfDay) = CaptureClock.civilTime(time)
+        let pad = CaptureClock.pad
+        return "\(year)-\(pad(month, 2))-\(pad(day, 2)) "
+            + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+            + ".\(pad(Int64(time.nanoseconds / 1000), 6)) UTC"
     }
 
     /// `+1.234 s`: seconds since the start of the capture.
@@ -83,22 +82,11 @@ enum HTMLFormat {
         count(value) + " " + (value == 1 ? singular : plural ?? singular + "s")
     }
 
-    /// The symbol a reader expects after a value: `°C`, `%`, `lx`.
-    static func symbol(of unit: CharacteristicUnit) -> String {
-        switch unit {
-        case .celsius: "°C"
-        case .percentage: "%"
-        case .arcdegrees: "°"
-        case .lux: "lx"
-        case .seconds: "s"
-        }
-    }
-
     /// A characteristic value as a user reads it: with its unit, and with the catalogue's name
     /// of an enumeration value (`1 (SECURED)`).
     static func value(_ value: CharacteristicValue, type: HAPUUID?, unit: CharacteristicUnit?) -> String {
         var text = value.description
-        if let unit, value.numericValue != nil { text += " " + symbol(of: unit) }
+        if let unit, value.numericValue != nil { text += " " + ValueText.unitSymbol(unit) }
         if let type, let definition = HAPCatalog.characteristic(type), !definition.validValues.isEmpty {
             let integer: Int64? = switch value {
             case .unsignedInteger(let number): Int64(exactly: number)
@@ -108,30 +96,5 @@ enum HTMLFormat {
             if let integer, let name = definition.name(ofValue: integer) { text += " (\(name))" }
         }
         return text
-    }
-
-    // MARK: Calendar
-
-    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day count since
-    /// 1970-01-01, exact for every Int64 second count a pcap can hold.
-    private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let (era, dayOfEra) = floorDivision(shifted, 146_097)
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
-    }
-
-    private static func padded(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value.magnitude)
-        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

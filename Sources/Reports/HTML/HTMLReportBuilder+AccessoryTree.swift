@@ -98,7 +98,7 @@ extension HTMLReportBuilder {
                     html.span("muted mono", characteristic.type.displayString)
                 }
                 html.cell(limits.clipped(characteristic.format?.description ?? characteristic.unrecognizedFormat ?? "—"))
-                html.cell(limits.clipped(characteristic.unit.map { HTMLFormat.symbol(of: $0) } ?? characteristic.unrecognizedUnit ?? ""))
+                html.cell(limits.clipped(characteristic.unit.map { ValueText.unitSymbol($0) } ?? characteristic.unrecognizedUnit ?? ""))
                 html.element("td", ["class": "mono wrap"], text: limits.clipped(Self.permissions(of: characteristic)))
                 html.element("td") { html in
                     if let value = characteristic.value {

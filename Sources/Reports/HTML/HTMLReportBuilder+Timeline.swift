@@ -150,7 +150,7 @@ extension HTMLReportBuilder {
     /// packet, time and kind as a tooltip, and axes: time on a scale shared by every plot.
     private func writePlot(_ series: PlotSeries, time: HTMLAxisScale, title: String, _ html: inout HTMLWriter) {
         let values = series.points.map(\.value)
-        let unit = series.unit.map { " " + HTMLFormat.symbol(of: $0) } ?? ""
+        let unit = series.unit.map { " " + ValueText.unitSymbol($0) } ?? ""
         let integral = values.allSatisfy { $0 == $0.rounded() }
         guard let low = values.min(), let high = values.max(),
               let scale = HTMLAxisScale(minimum: low, maximum: high, tickCount: 4, integral: integral) else {
