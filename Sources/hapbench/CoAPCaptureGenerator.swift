@@ -1,0 +1,54 @@
+/// Writes a deterministic HAP-over-CoAP capture and its key log: many interleaved sessions of
+/// controllers with Thread accessories on UDP port 5683 (as a border router forwards them to the
+/// LAN, here over IPv4), each pair-verified before the capture started and opened by the key
+/// log alone. The same seed and size give the same bytes.
+struct CoAPCaptureGenerator {
+    struct Configuration {
+        /// The capture stops growing once its file reaches this size.
+        var targetByteCount: Int
+        var seed: UInt64 = 0x4841_5043_4F41_5030
+        var accessoryCount = 24
+        var controllerCount = 3
+        /// Zones per accessory, drawn uniformly, up to the 60 of `captures/coap/large-database`:
+        /// from 49 zones a scene write travels in Block1 blocks.
+        var zonesPerAccessory = 1...60
+        /// Sessions running at the same time.
+        var concurrentSessions = 16
+        /// Exchanges per session after the database read and the subscription.
+        var exchangesPerSession = 100...400
+        /// The pause after each exchange, in microseconds.
+        var pause = 1_000...20_000
+    }
+
+    typealias Summary = GeneratedCaptureSummary<GeneratedCoAPSession.Counted>
+
+    /// RFC 7252 §6.1: the CoAP port, which Nanoleaf Essentials use (docs/coap.md "Discovery").
+    static let accessoryPort: UInt16 = 5683
+
+    let configuration: Configuration
+
+    func generate(to path: String) throws -> Summary {
+        var random = SeededRandom(seed: configuration.seed)
+        let writer = try FrameWriter(file: path, start: CaptureGenerator.startTime)
+        var keyLog = KeyLogText()
+        let accessories = (0..<configuration.accessoryCount).map { index in
+            (endpoint: GeneratedEndpoint(address: 0x0A00_0200 + UInt32(index + 10), port: Self.accessoryPort),
+             device: GeneratedPDUAccessory(zoneCount: random.int(in: configuration.zonesPerAccessory)))
+        }
+        let controllerAddresses = (0..<configuration.controllerCount).map { 0x0A00_0000 + UInt32($0 + 2) }
+        var nextPorts = [UInt16](repeating: 49_152, count: controllerAddresses.count)
+        return try InterleavedConnections(targetByteCount: configuration.targetByteCount, concurrency: configuration.concurrentSessions).play(
+            into: writer, capture: path, keyLog: &keyLog, random: &random
+        ) { keyLog, random in
+            // aiohomekit gives each pair-verify and the session after it a port of its own.
+            let controllerIndex = random.int(in: 0...(controllerAddresses.count - 1))
+            let port = nextPorts[controllerIndex]
+            nextPorts[controllerIndex] = port == UInt16.max ? 49_152 : port + 1
+            let accessory = accessories[random.int(in: 0...(accessories.count - 1))]
+            return try GeneratedCoAPSession(
+                controller: GeneratedEndpoint(address: controllerAddresses[controllerIndex], port: port), accessory: accessory.endpoint,
+                device: accessory.device, exchanges: random.int(in: configuration.exchangesPerSession), pause: configuration.pause,
+                keyLog: &keyLog, random: &random)
+        }
+    }
+}
