@@ -7,21 +7,15 @@ import WireParsing
 /// connecting to many HAP-BLE accessories in turn, a few connections at a time, each
 /// pair-verified in the capture. The same seed and size give the same bytes.
 struct BLECaptureGenerator {
-    struct Configuration {
-        /// The capture stops growing once its file reaches this size.
-        var targetByteCount: Int
-        var seed: UInt64 = 0x4841_5042_4C45_3031
-        var accessoryCount = 16
-        var zonesPerAccessory = 1...4
-        /// LE connections open at the same time.
-        var concurrentConnections = 4
-        /// Encrypted exchanges per connection after pair-verify.
-        var exchangesPerConnection = 40...160
-        /// One later connection to an accessory in this many reads the signatures again (the
-        /// first connection to each always does).
-        var signatureReadsEvery = 4
-        /// The pause after each step, in microseconds.
-        var pause = 5_000...60_000
+    var configuration: ConnectionMix
+    /// One later connection to an accessory in this many reads the signatures again (the first
+    /// connection to each always does).
+    var signatureReadsEvery = 4
+
+    init(targetByteCount: Int) {
+        configuration = ConnectionMix(
+            targetByteCount: targetByteCount, seed: 0x4841_5042_4C45_3031, accessoryCount: 16, zonesPerAccessory: 1...4,
+            concurrentConnections: 4, exchangesPerConnection: 40...160, pause: 5_000...60_000)
     }
 
     typealias Summary = GeneratedCaptureSummary<GeneratedBLEConnection.Counted>
@@ -30,8 +24,6 @@ struct BLECaptureGenerator {
     static let controllerAddress: [UInt8] = [0xC0, 0x77, 0x00, 0x00, 0x00, 0x01]
     /// Core Vol 4 Part E §5.4.2: connection handles run to 0x0EFF.
     static let handles: ClosedRange<UInt16> = 0x0040...0x0EFF
-
-    let configuration: Configuration
 
     func generate(to path: String) throws -> Summary {
         var random = SeededRandom(seed: configuration.seed)
@@ -51,13 +43,13 @@ struct BLECaptureGenerator {
         var connected = Set<Int>()
         var signaturesRead = Set<Int>()
         var nextHandle = Self.handles.lowerBound
-        return try InterleavedConnections(targetByteCount: configuration.targetByteCount, concurrency: configuration.concurrentConnections).play(
+        return try InterleavedConnections(mix: configuration).play(
             into: writer, capture: path, keyLog: &keyLog, random: &random,
             open: { _, random in
                 // One connection per accessory at a time, as a peripheral accepts.
                 let free = (0..<accessories.count).filter { !connected.contains($0) }
                 let index = free[random.int(in: 0...(free.count - 1))]
-                let readsSignatures = !signaturesRead.contains(index) || random.chance(1, in: configuration.signatureReadsEvery)
+                let readsSignatures = !signaturesRead.contains(index) || random.chance(1, in: signatureReadsEvery)
                 signaturesRead.insert(index)
                 connected.insert(index)
                 defer { nextHandle = nextHandle == Self.handles.upperBound ? Self.handles.lowerBound : nextHandle + 1 }

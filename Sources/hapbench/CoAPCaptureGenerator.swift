@@ -3,29 +3,21 @@
 /// LAN, here over IPv4), each pair-verified before the capture started and opened by the key
 /// log alone. The same seed and size give the same bytes.
 struct CoAPCaptureGenerator {
-    struct Configuration {
-        /// The capture stops growing once its file reaches this size.
-        var targetByteCount: Int
-        var seed: UInt64 = 0x4841_5043_4F41_5030
-        var accessoryCount = 24
-        var controllerCount = 3
-        /// Zones per accessory, drawn uniformly, up to the 60 of `captures/coap/large-database`:
-        /// from 49 zones a scene write travels in Block1 blocks.
-        var zonesPerAccessory = 1...60
-        /// Sessions running at the same time.
-        var concurrentSessions = 16
-        /// Exchanges per session after the database read and the subscription.
-        var exchangesPerSession = 100...400
-        /// The pause after each exchange, in microseconds.
-        var pause = 1_000...20_000
+    /// Zones per accessory go up to the 60 of `captures/coap/large-database`: from 49 zones a
+    /// scene write travels in Block1 blocks.
+    init(targetByteCount: Int) {
+        configuration = ConnectionMix(
+            targetByteCount: targetByteCount, seed: 0x4841_5043_4F41_5030, accessoryCount: 24, zonesPerAccessory: 1...60,
+            concurrentConnections: 16, exchangesPerConnection: 100...400, pause: 1_000...20_000)
     }
+
+    var configuration: ConnectionMix
+    var controllerCount = 3
 
     typealias Summary = GeneratedCaptureSummary<GeneratedCoAPSession.Counted>
 
     /// RFC 7252 §6.1: the CoAP port, which Nanoleaf Essentials use (docs/coap.md "Discovery").
     static let accessoryPort: UInt16 = 5683
-
-    let configuration: Configuration
 
     func generate(to path: String) throws -> Summary {
         var random = SeededRandom(seed: configuration.seed)
@@ -35,9 +27,9 @@ struct CoAPCaptureGenerator {
             (endpoint: GeneratedEndpoint(address: 0x0A00_0200 + UInt32(index + 10), port: Self.accessoryPort),
              device: GeneratedPDUAccessory(zoneCount: random.int(in: configuration.zonesPerAccessory)))
         }
-        let controllerAddresses = (0..<configuration.controllerCount).map { 0x0A00_0000 + UInt32($0 + 2) }
+        let controllerAddresses = (0..<controllerCount).map { 0x0A00_0000 + UInt32($0 + 2) }
         var nextPorts = [UInt16](repeating: 49_152, count: controllerAddresses.count)
-        return try InterleavedConnections(targetByteCount: configuration.targetByteCount, concurrency: configuration.concurrentSessions).play(
+        return try InterleavedConnections(mix: configuration).play(
             into: writer, capture: path, keyLog: &keyLog, random: &random
         ) { keyLog, random in
             // aiohomekit gives each pair-verify and the session after it a port of its own.
@@ -47,7 +39,7 @@ struct CoAPCaptureGenerator {
             let accessory = accessories[random.int(in: 0...(accessories.count - 1))]
             return try GeneratedCoAPSession(
                 controller: GeneratedEndpoint(address: controllerAddresses[controllerIndex], port: port), accessory: accessory.endpoint,
-                device: accessory.device, exchanges: random.int(in: configuration.exchangesPerSession), pause: configuration.pause,
+                device: accessory.device, exchanges: random.int(in: configuration.exchangesPerConnection), pause: configuration.pause,
                 keyLog: &keyLog, random: &random)
         }
     }

@@ -16,16 +16,12 @@ import HAPPDU
 /// own GATT value; GATT values longer than the ATT MTU allows are written with Prepare Write and
 /// read on with Read Blob (Core Vol 3 Part G §4.8.3, §4.9.4).
 struct GeneratedBLEConnection: GeneratedConnection {
-    /// What the connection put on the wire, to compare with what the analysis finds.
+    /// What the connection put on the wire, to compare with what the analysis finds: whole HAP
+    /// PDUs (requests and responses), activities of characteristics (not pairing, not signature
+    /// reads), GATT values written with Prepare Write or read on with Read Blob.
     enum Counted: String, CaseIterable {
-        case attPDUs = "ATT PDUs"
-        /// Whole PDUs, requests and responses.
-        case hapPDUs = "HAP PDUs"
-        /// Of characteristics, not pairing and not signatures.
+        case attPDUs = "ATT PDUs", hapPDUs = "HAP PDUs", fragmentedPDUs = "HAP PDUs in several fragments", longValues = "long GATT values"
         case characteristicActivities = "characteristic reads, writes, subscriptions and events"
-        case fragmentedPDUs = "HAP PDUs in several fragments"
-        /// Written with Prepare Write or read on with Read Blob.
-        case longValues = "long GATT values"
         case signatureReadConnections = "connections reading signatures"
     }
 

@@ -13,14 +13,11 @@ import WireParsing
 /// to `/` answered by a piggy-backed 2.04; each event a confirmable PUT from the accessory
 /// answered 2.03 (docs/coap.md, aiohomekit 4.0.1 `controller/coap/connection.py`).
 struct GeneratedCoAPSession: GeneratedConnection {
-    /// What the session put on the wire, to compare with what the analysis finds.
+    /// What the session put on the wire, to compare with what the analysis finds; PDUs as the
+    /// analysis counts them: requests, responses and event records.
     enum Counted: String, CaseIterable {
-        case coapMessages = "CoAP messages"
-        /// As the analysis counts them: requests, responses and event records.
-        case pdus = "HAP PDUs"
+        case coapMessages = "CoAP messages", pdus = "HAP PDUs", block1Bodies = "Block1 bodies", block2Bodies = "Block2 bodies"
         case characteristicActivities = "characteristic reads, writes, subscriptions and events"
-        case block1Bodies = "Block1 bodies"
-        case block2Bodies = "Block2 bodies"
     }
 
     private enum Step {

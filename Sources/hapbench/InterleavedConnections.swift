@@ -36,13 +36,29 @@ struct GeneratedCaptureSummary<Counted: Hashable & CaseIterable & RawRepresentab
     var description: String { "\(captureBytes) bytes, \(packets) packets, \(connections) connections: \(counts)" }
 }
 
+/// What a generated capture of HAP-BLE or HAP-over-CoAP connections holds; each generator
+/// starts from defaults of its own.
+struct ConnectionMix {
+    /// The capture stops growing once its file reaches this size.
+    var targetByteCount: Int
+    var seed: UInt64
+    var accessoryCount: Int
+    /// Zones (a lightbulb and a temperature sensor each) per accessory, drawn uniformly.
+    var zonesPerAccessory: ClosedRange<Int>
+    /// Connections open at the same time.
+    var concurrentConnections: Int
+    /// Exchanges per connection once it is set up, drawn uniformly.
+    var exchangesPerConnection: ClosedRange<Int>
+    /// The pause after each step, in microseconds.
+    var pause: ClosedRange<Int>
+}
+
 /// Plays many connections into one capture as a busy network interleaves them: while the file
-/// is below its target and fewer than `concurrency` are open, another opens; otherwise a random
+/// is below its target and fewer than `concurrentConnections` are open, another opens; otherwise a random
 /// open one takes its next step. Once the target is reached every connection ends at its next
 /// steps; then the capture and its key log (beside it) are written out.
 struct InterleavedConnections {
-    let targetByteCount: Int
-    let concurrency: Int
+    let mix: ConnectionMix
 
     func play<Connection: GeneratedConnection>(
         into writer: FrameWriter, capture path: String, keyLog: inout KeyLogText, random: inout SeededRandom,
@@ -50,9 +66,9 @@ struct InterleavedConnections {
     ) throws -> GeneratedCaptureSummary<Connection.Counted> {
         var summary = GeneratedCaptureSummary<Connection.Counted>()
         var active: [Connection] = []
-        while writer.bytesWritten < targetByteCount || !active.isEmpty {
-            let reachedTarget = writer.bytesWritten >= targetByteCount
-            if !reachedTarget, active.count < concurrency {
+        while writer.bytesWritten < mix.targetByteCount || !active.isEmpty {
+            let reachedTarget = writer.bytesWritten >= mix.targetByteCount
+            if !reachedTarget, active.count < mix.concurrentConnections {
                 active.append(try open(&keyLog, &random))
                 summary.connections += 1
                 continue

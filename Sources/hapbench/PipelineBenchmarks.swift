@@ -62,17 +62,13 @@ struct PipelineBenchmarks {
         // on its own. HAP over Thread: CoAP datagrams, each body sealed on its own, sessions keyed
         // by the key log.
         let transportByteCount = max(captureByteCount / 10, 1_000_000)
-        if filter.includes("pipeline.ble-analysis/libpcap-loop") {
-            let ble = try capture(byteCount: transportByteCount, kind: .ble, into: &results)
-            results.ratios.append(try analysisAgainstLoop(
-                ble, kind: .ble, settings: settings,
-                meaning: "MB/s of the full analysis of HAP over Bluetooth LE (HCI, ACL, L2CAP, ATT, GATT discovery and long values, HAP PDU fragments each sealed, pair-verify, signatures, characteristics) vs pcap_next_ex over the same file"))
-        }
-        if filter.includes("pipeline.coap-analysis/libpcap-loop") {
-            let coap = try capture(byteCount: transportByteCount, kind: .coap, into: &results)
-            results.ratios.append(try analysisAgainstLoop(
-                coap, kind: .coap, settings: settings,
-                meaning: "MB/s of the full analysis of HAP over CoAP (UDP, CoAP messages and Block1/Block2 bodies, one seal per body, HAP PDUs, the 0x09 database, characteristics) vs pcap_next_ex over the same file"))
+        let transports: [(CaptureKind, String)] = [
+            (.ble, "MB/s of the full analysis of HAP over Bluetooth LE (HCI, ACL, L2CAP, ATT, GATT discovery and long values, HAP PDU fragments each sealed, pair-verify, signatures, characteristics) vs pcap_next_ex over the same file"),
+            (.coap, "MB/s of the full analysis of HAP over CoAP (UDP, CoAP messages and Block1/Block2 bodies, one seal per body, HAP PDUs, the 0x09 database, characteristics) vs pcap_next_ex over the same file"),
+        ]
+        for (kind, meaning) in transports where filter.includes("pipeline.\(kind.rawValue)-analysis/libpcap-loop") {
+            let path = try capture(byteCount: transportByteCount, kind: kind, into: &results)
+            results.ratios.append(try analysisAgainstLoop(path, kind: kind, settings: settings, meaning: meaning))
         }
         guard filter.includes("memory"), let childExecutable else { return results }
         let secondary = try capture(byteCount: captureByteCount / 3, kind: .lab, into: &results)
@@ -178,10 +174,10 @@ struct PipelineBenchmarks {
                 let summary = try AdversarialCaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
                 (record.packets, record.connections) = (summary.packets, summary.connections)
             case .ble:
-                let summary = try BLECaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
+                let summary = try BLECaptureGenerator(targetByteCount: byteCount).generate(to: path)
                 (record.packets, record.connections) = (summary.packets, summary.connections)
             case .coap:
-                let summary = try CoAPCaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
+                let summary = try CoAPCaptureGenerator(targetByteCount: byteCount).generate(to: path)
                 (record.packets, record.connections) = (summary.packets, summary.connections)
             case .lab, .home:
                 let configuration = kind == .home ? CaptureGenerator.Configuration.home(targetByteCount: byteCount) : .init(targetByteCount: byteCount)

@@ -117,13 +117,13 @@ func main() throws -> Int32 {
         if transport != "ip" {
             let summary: CustomStringConvertible
             if transport == "ble" {
-                var configuration = BLECaptureGenerator.Configuration(targetByteCount: size)
-                configuration.seed = seed ?? configuration.seed
-                summary = try BLECaptureGenerator(configuration: configuration).generate(to: output)
+                var generator = BLECaptureGenerator(targetByteCount: size)
+                generator.configuration.seed = seed ?? generator.configuration.seed
+                summary = try generator.generate(to: output)
             } else {
-                var configuration = CoAPCaptureGenerator.Configuration(targetByteCount: size)
-                configuration.seed = seed ?? configuration.seed
-                summary = try CoAPCaptureGenerator(configuration: configuration).generate(to: output)
+                var generator = CoAPCaptureGenerator(targetByteCount: size)
+                generator.configuration.seed = seed ?? generator.configuration.seed
+                summary = try generator.generate(to: output)
             }
             print("\(output): \(summary); key log \(CaptureGenerator.keyLogPath(forCapture: output))")
         } else if parsed.has("--adversarial") {

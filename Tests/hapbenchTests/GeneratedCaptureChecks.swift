@@ -21,13 +21,21 @@ enum GeneratedCaptureChecks {
         return (summary, try CaptureAnalysis.run(path, keyLog: CaptureAnalysis.keyLog(forCapture: path)))
     }
 
-    /// The analysis read every packet, started `sessions` sessions, opened each, and reported no problem.
-    static func expectDecodedFully(_ tally: EventTally, packets: Int, sessions: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// The analysis read every packet, started `sessions` sessions, opened each and read a
+    /// database on each, found as many PDUs and characteristic activities as were generated, and
+    /// reported no problem.
+    static func expectDecodedFully(
+        _ tally: EventTally, packets: Int, sessions: Int, pdus: (found: Int, generated: Int), activities: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(tally.firstProblems.isEmpty, "\(tally.firstProblems)", sourceLocation: sourceLocation)
         #expect(tally.problemCount == 0, sourceLocation: sourceLocation)
         #expect(tally.packets == packets, sourceLocation: sourceLocation)
         #expect(tally.sessions == sessions, sourceLocation: sourceLocation)
         #expect(tally.decryptedSessions == sessions, sourceLocation: sourceLocation)
+        #expect(tally.databases == sessions, sourceLocation: sourceLocation)
+        #expect(pdus.found == pdus.generated, sourceLocation: sourceLocation)
+        #expect(tally.characteristicEvents == activities, sourceLocation: sourceLocation)
     }
 
     /// `generate(path, seedOffset)` twice with offset 0 gives the same capture and key log, byte
