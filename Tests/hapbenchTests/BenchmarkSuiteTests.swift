@@ -95,6 +95,15 @@ struct BenchmarkSuiteTests {
         }
     }
 
+    @Test("a filter naming one pipeline case runs the pipeline section and not the memory one")
+    func filterNamesASection() {
+        #expect(BenchmarkFilter(text: "pipeline.ble").mayInclude(section: "pipeline"))
+        #expect(!BenchmarkFilter(text: "pipeline.ble").mayInclude(section: "memory"))
+        #expect(BenchmarkFilter(text: "pipe").mayInclude(section: "pipeline"))
+        #expect(BenchmarkFilter(text: nil).mayInclude(section: "memory"))
+        #expect(!BenchmarkFilter(text: "crypto").mayInclude(section: "pipeline"))
+    }
+
     @Test("sizes are read in decimal and binary units, and nonsense is refused")
     func sizesParse() throws {
         #expect(try parseSize("300MB") == 300_000_000)

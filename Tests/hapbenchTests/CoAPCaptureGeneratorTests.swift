@@ -25,7 +25,7 @@ struct CoAPCaptureGeneratorTests {
         var generator = CoAPCaptureGenerator(targetByteCount: byteCount)
         generator.configuration.seed += seedOffset
         generator.configuration.accessoryCount = 4
-        generator.configuration.zonesPerAccessory = 45...60
+        generator.configuration.zonesPerAccessory = 49...49
         generator.configuration.exchangesPerConnection = 60...120
         return generator
     }
