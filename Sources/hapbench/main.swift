@@ -114,6 +114,10 @@ func main() throws -> Int32 {
             standardError("hapbench generate: --transport is ip, ble or coap, not '\(transport)'")
             return 2
         }
+        guard transport == "ip" || !(parsed.has("--adversarial") || parsed.has("--home")) else {
+            standardError("hapbench generate: --adversarial and --home are IP captures; leave out --transport \(transport)")
+            return 2
+        }
         if transport != "ip" {
             let summary: CustomStringConvertible
             if transport == "ble" {
