@@ -109,7 +109,7 @@ let package = Package(
             name: "hapbench",
             dependencies: [
                 "ArgumentParsing", "BuildInfo", "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Capture", "Packets",
-                "WireParsing", "CAllocationCounter",
+                "WireParsing", "CAllocationCounter", "HAPCatalog", "HAPPDU", "CoAP",
             ],
             swiftSettings: swiftSettings),
 

@@ -8,6 +8,12 @@ struct BenchmarkFilter {
         guard let text, !text.isEmpty else { return true }
         return name.contains(text)
     }
+
+    /// Whether a benchmark of `section` (`pipeline`, `memory`) may match: the filter is part of
+    /// the section's name, or names something in it (`pipeline.ble`).
+    func mayInclude(section: String) -> Bool {
+        includes(section) || (text?.hasPrefix(section + ".") ?? false)
+    }
 }
 
 /// Everything one run measured, as printed and as written with `--json`.

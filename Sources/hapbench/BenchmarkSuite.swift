@@ -27,7 +27,7 @@ struct BenchmarkSuite {
         for ratio in TLV8Benchmarks.run(settings: settings, filter: filter) { report.add(ratio) }
         options.progress("crypto")
         for ratio in try CryptoBenchmarks.run(settings: settings, filter: filter) { report.add(ratio) }
-        if filter.includes("pipeline") || filter.includes("memory") {
+        if filter.mayInclude(section: "pipeline") || filter.mayInclude(section: "memory") {
             options.progress("pipeline")
             let pipeline = PipelineBenchmarks(
                 captureDirectory: options.captureDirectory,

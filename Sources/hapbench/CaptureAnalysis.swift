@@ -52,6 +52,9 @@ final class EventTally: HAPEventConsumer {
     /// Encrypted frames the analysis followed, and their plaintext bytes, over all connections.
     private(set) var frames = 0
     private(set) var framePlaintextBytes = 0
+    /// HAP PDUs the connections of HAP over CoAP and over Bluetooth LE carried.
+    private(set) var coapPDUs = 0
+    private(set) var blePDUs = 0
     /// Everything that reports a failure: problems, session problems, failed or unmade pairing
     /// checks, undecodable databases, diagnostics on advertisements, pairing messages and
     /// characteristic values.
@@ -104,6 +107,8 @@ final class EventTally: HAPEventConsumer {
                 frames += statistics.frames
                 framePlaintextBytes += statistics.plaintextBytes
             }
+            coapPDUs += summary.coap?.pdus ?? 0
+            blePDUs += summary.ble?.hapPDUs ?? 0
         case .inputOpened, .mdnsQuery, .connectionOpened, .decryptedData, .databaseDump:
             break
         }

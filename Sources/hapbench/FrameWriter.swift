@@ -23,7 +23,8 @@ struct TCPFlags: OptionSet {
 }
 
 /// Writes Ethernet II / IPv4 / TCP or UDP frames with correct checksums into a pcap file,
-/// assembling each frame in one reused buffer and stamping it with the generator's clock.
+/// assembling each frame in one reused buffer and stamping it with the generator's clock; or,
+/// for a capture of another link type, frames its caller assembled (`writeFrame`).
 final class FrameWriter {
     static let ethernetHeaderLength = 14
     static let ipv4HeaderLength = 20
@@ -40,8 +41,8 @@ final class FrameWriter {
     private(set) var bytesWritten = 0
     private(set) var framesWritten = 0
 
-    init(file: String, start: Timestamp) throws(CaptureError) {
-        writer = try PcapWriter(file: file, linkType: .ethernet, precision: .microseconds)
+    init(file: String, start: Timestamp, linkType: LinkType = .ethernet) throws(CaptureError) {
+        writer = try PcapWriter(file: file, linkType: linkType, precision: .microseconds)
         frame = [UInt8](repeating: 0, count: Self.ethernetHeaderLength + Self.ipv4HeaderLength + Self.tcpHeaderLength + 65_535)
         clock = start
     }
@@ -131,6 +132,13 @@ final class FrameWriter {
             ip.storeBytes(of: sum.checksum.bigEndian, toByteOffset: 10, as: UInt16.self)
         }
         return Self.ethernetHeaderLength + ipLength
+    }
+
+    /// One whole frame of the capture's link type, as the caller assembled it.
+    func writeFrame(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writer.write($0, timestamp: clock) }
+        bytesWritten += bytes.count + 16
+        framesWritten += 1
     }
 
     private func emit(_ length: Int) {

@@ -22,16 +22,20 @@ struct GeneratedAccessory {
     let configurationNumber: Int
 
     init(index: Int, endpoint: GeneratedEndpoint, random: inout SeededRandom) throws(CryptoError) {
-        let id = random.bytes(6)
-        deviceID = id.map { byte in
-            let text = String(byte, radix: 16, uppercase: true)
-            return byte < 16 ? "0" + text : text
-        }.joined(separator: ":")
+        deviceID = Self.deviceID(random.bytes(6))
         name = "Bench Bridge \(index)"
         longTermKey = try Ed25519.SigningKey(seed: random.secret(Ed25519.seedByteCount))
         self.endpoint = endpoint
         lightbulbCount = random.int(in: 2...12)
         configurationNumber = random.int(in: 1...40)
+    }
+
+    /// Six bytes as `XX:XX:XX:XX:XX:XX`, upper-case: a device ID, or a Bluetooth address.
+    static func deviceID(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let text = String(byte, radix: 16, uppercase: true)
+            return byte < 16 ? "0" + text : text
+        }.joined(separator: ":")
     }
 
     /// The mDNS host name, e.g. `Bench-Bridge-3.local`.

@@ -38,10 +38,8 @@ struct GeneratedSession {
     /// Frames sealed for each direction once pair-verify has finished.
     private var controllerToAccessory: HAPFrameEncryptor?
     private var accessoryToController: HAPFrameEncryptor?
-    // Pair-verify values carried from M1/M2 into M3.
-    private var controllerEphemeralKey: [UInt8] = []
-    private var accessoryEphemeralKey: [UInt8] = []
-    private var pairVerifyKeys: PairVerifyKeys?
+    /// The pair-verify carried from M1/M2 into M3.
+    private var pairVerify: GeneratedPairVerify?
     // Pair-setup values carried from M2/M3 into M5/M6.
     private var srpSessionKey: SecretBytes?
     /// The pause after each step.
@@ -182,54 +180,29 @@ struct GeneratedSession {
 
     // MARK: Pair verify (plaintext) and the session keys
 
-    /// The ephemeral X25519 exchange of pair-verify, its shared secret logged.
-    private mutating func ephemeralExchange(keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) -> PairVerifyKeys {
-        let controllerSecret = try X25519.PrivateKey(random.secret(X25519.byteCount))
-        let accessorySecret = try X25519.PrivateKey(random.secret(X25519.byteCount))
-        controllerEphemeralKey = controllerSecret.publicKey
-        accessoryEphemeralKey = accessorySecret.publicKey
-        let shared = try controllerSecret.sharedSecret(with: accessoryEphemeralKey.span.bytes)
-        keyLog.add("PAIR_VERIFY_SHARED_SECRET", Hex.encode(controllerEphemeralKey), Hex.encode(shared.revealedBytes()))
-        return try PairVerifyKeys(sharedSecret: shared)
-    }
-
     /// A pair-verify before the capture: only the key log knows it, naming the session by its
     /// TCP endpoints as an accessory-side exporter does (docs/keylog.md, SESSION_ENDPOINTS).
     private mutating func verifiedBeforeCapture(keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) -> PairVerifyKeys {
-        let keys = try ephemeralExchange(keyLog: &keyLog, random: &random)
-        keyLog.add("SESSION_ENDPOINTS", Hex.encode(controllerEphemeralKey), "\(connection.client) \(connection.server)")
-        return keys
+        let exchange = try GeneratedPairVerify(keyLog: &keyLog, random: &random)
+        keyLog.add("SESSION_ENDPOINTS", Hex.encode(exchange.controllerEphemeralKey), "\(connection.client) \(connection.server)")
+        return exchange.keys
     }
 
     /// HAP: Pair Verify M1–M2, the ephemeral X25519 exchange and the accessory's signature.
     private mutating func pairVerifyM1M2(_ writer: FrameWriter, keyLog: inout KeyLogText, random: inout SeededRandom) throws(CryptoError) {
-        let keys = try ephemeralExchange(keyLog: &keyLog, random: &random)
-        pairVerifyKeys = keys
-
-        let accessoryID = Array(accessory.deviceID.utf8)
-        let signed = try PairingSignedInfo.pairVerifyM2(
-            accessoryCurvePublicKey: accessoryEphemeralKey.span.bytes, accessoryPairingID: accessoryID.span.bytes,
-            controllerCurvePublicKey: controllerEphemeralKey.span.bytes)
-        let inner = PairingSubTLV(identifier: PairingIdentifier(accessory.deviceID), signature: signed.signature(signedBy: accessory.longTermKey)).encoded()
-        let m1 = PairVerifyMessage.m1(.init(publicKey: controllerEphemeralKey)).encoded()
-        let m2 = PairVerifyMessage.m2(.init(
-            publicKey: accessoryEphemeralKey, encryptedData: PairingEncryptedData.seal(inner.span.bytes, for: .pairVerifyM2, key: keys.encryptionKey))).encoded()
-        sendPlaintext(HAPHTTPText.pairingRequest("/pair-verify", host: host, body: m1), HAPHTTPText.pairingResponse(body: m2), writer)
+        let exchange = try GeneratedPairVerify(keyLog: &keyLog, random: &random)
+        pairVerify = exchange
+        let m2 = try exchange.m2(accessoryID: accessory.deviceID, accessoryKey: accessory.longTermKey)
+        sendPlaintext(HAPHTTPText.pairingRequest("/pair-verify", host: host, body: exchange.m1), HAPHTTPText.pairingResponse(body: m2), writer)
     }
 
     /// HAP: Pair Verify M3–M4; the frames start right after M4 (PROTOCOL §4.2).
     private mutating func pairVerifyM3M4(_ writer: FrameWriter) throws(CryptoError) {
-        guard let keys = pairVerifyKeys else { return }
-        let controllerID = Array(controller.pairingID.utf8)
-        let signed = try PairingSignedInfo.pairVerifyM3(
-            controllerCurvePublicKey: controllerEphemeralKey.span.bytes, controllerPairingID: controllerID.span.bytes,
-            accessoryCurvePublicKey: accessoryEphemeralKey.span.bytes)
-        let inner = PairingSubTLV(identifier: PairingIdentifier(controller.pairingID), signature: signed.signature(signedBy: controller.longTermKey)).encoded()
-        let m3 = PairVerifyMessage.m3(.init(encryptedData: PairingEncryptedData.seal(inner.span.bytes, for: .pairVerifyM3, key: keys.encryptionKey))).encoded()
-        let m4 = PairVerifyMessage.m4.encoded()
-        sendPlaintext(HAPHTTPText.pairingRequest("/pair-verify", host: host, body: m3), HAPHTTPText.pairingResponse(body: m4), writer)
-        controllerToAccessory = HAPFrameEncryptor(key: keys.session.controllerToAccessory)
-        accessoryToController = HAPFrameEncryptor(key: keys.session.accessoryToController)
+        guard let exchange = pairVerify else { return }
+        let m3 = try exchange.m3(controllerID: controller.pairingID, controllerKey: controller.longTermKey)
+        sendPlaintext(HAPHTTPText.pairingRequest("/pair-verify", host: host, body: m3), HAPHTTPText.pairingResponse(body: exchange.m4), writer)
+        controllerToAccessory = HAPFrameEncryptor(key: exchange.keys.session.controllerToAccessory)
+        accessoryToController = HAPFrameEncryptor(key: exchange.keys.session.accessoryToController)
     }
 
     // MARK: Encrypted traffic

@@ -25,25 +25,9 @@ struct PipelineBenchmarks {
         var results = Results()
         let primary = try capture(byteCount: captureByteCount, kind: .lab, into: &results)
         if filter.includes("pipeline.analysis") {
-            let packets = try CaptureAnalysis.countPackets(primary).packets
-            let keyLog = try CaptureAnalysis.keyLog(forCapture: primary)
-            let size = try fileSize(primary)
-            let analysis = Benchmark(
-                name: "pipeline.analysis", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
-                prepare: { readIntoPageCache(primary) }
-            ) { count in
-                var total = 0
-                for _ in 0..<count { total &+= (try? CaptureAnalysis.run(primary, keyLog: keyLog).events) ?? 0 }
-                return total
-            }
-            let loop = Benchmark(
-                name: "pipeline.libpcap-loop", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
-                prepare: { readIntoPageCache(primary) }
-            ) { count in
-                var total = 0
-                for _ in 0..<count { total &+= (try? CaptureAnalysis.countPackets(primary).bytes) ?? 0 }
-                return total
-            }
+            let (analysis, loop) = try analysisAndLoop(primary, analysisName: "pipeline.analysis", loopName: "pipeline.libpcap-loop")
+            let packets = loop.unitsPerOperation
+            let size = loop.bytesPerOperation
             // One pass per round: a pass over 300 MB takes seconds, so five rounds are plenty.
             let whole = RunSettings(rounds: min(settings.rounds, 5), iterationScale: 1)
             results.ratios.append(BenchmarkRunner.compare(
@@ -53,7 +37,7 @@ struct PipelineBenchmarks {
             // libsodium and nothing else. The AEAD's cost is affine in the frame length (a call
             // plus a per-block cost), so as many frames of the mean length cost what the
             // capture's own frames cost, to within a 64-byte block per frame.
-            let frames = try CaptureAnalysis.run(primary, keyLog: keyLog)
+            let frames = try CaptureAnalysis.run(primary, keyLog: CaptureAnalysis.keyLog(forCapture: primary))
             if frames.frames > 0 {
                 let meanLength = max(1, frames.framePlaintextBytes / frames.frames)
                 let stream = try FrameStream(plaintextLength: meanLength)
@@ -70,29 +54,21 @@ struct PipelineBenchmarks {
         let homeByteCount = max(captureByteCount / 10, 1_000_000)
         if filter.includes("pipeline.home") {
             let home = try capture(byteCount: homeByteCount, kind: .home, into: &results)
-            let packets = try CaptureAnalysis.countPackets(home).packets
-            let keyLog = try CaptureAnalysis.keyLog(forCapture: home)
-            let size = try fileSize(home)
-            let analysis = Benchmark(
-                name: "pipeline.home-analysis", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
-                prepare: { readIntoPageCache(home) }
-            ) { count in
-                var total = 0
-                for _ in 0..<count { total &+= (try? CaptureAnalysis.run(home, keyLog: keyLog).events) ?? 0 }
-                return total
-            }
-            let loop = Benchmark(
-                name: "pipeline.home-libpcap-loop", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
-                prepare: { readIntoPageCache(home) }
-            ) { count in
-                var total = 0
-                for _ in 0..<count { total &+= (try? CaptureAnalysis.countPackets(home).bytes) ?? 0 }
-                return total
-            }
-            results.ratios.append(BenchmarkRunner.compare(
-                analysis, against: loop, settings: RunSettings(rounds: min(settings.rounds, 5), iterationScale: 1), target: nil,
-                name: "pipeline.home-analysis/libpcap-loop",
+            results.ratios.append(try analysisAgainstLoop(
+                home, kind: .home, settings: settings,
                 meaning: "MB/s of the full analysis of a hub's capture whose 30 sessions were running before it started (frame boundary and counter of each direction searched) vs pcap_next_ex; compare with pipeline.analysis/libpcap-loop for the cost of joining"))
+        }
+        // HAP over Bluetooth LE: HCI, ACL, L2CAP and ATT, GATT discovery, each PDU fragment sealed
+        // on its own. HAP over Thread: CoAP datagrams, each body sealed on its own, sessions keyed
+        // by the key log.
+        let transportByteCount = max(captureByteCount / 10, 1_000_000)
+        let transports: [(CaptureKind, String)] = [
+            (.ble, "MB/s of the full analysis of HAP over Bluetooth LE (HCI, ACL, L2CAP, ATT, GATT discovery and long values, HAP PDU fragments each sealed, pair-verify, signatures, characteristics) vs pcap_next_ex over the same file"),
+            (.coap, "MB/s of the full analysis of HAP over CoAP (UDP, CoAP messages and Block1/Block2 bodies, one seal per body, HAP PDUs, the 0x09 database, characteristics) vs pcap_next_ex over the same file"),
+        ]
+        for (kind, meaning) in transports where filter.includes("pipeline.\(kind.rawValue)-analysis/libpcap-loop") {
+            let path = try capture(byteCount: transportByteCount, kind: kind, into: &results)
+            results.ratios.append(try analysisAgainstLoop(path, kind: kind, settings: settings, meaning: meaning))
         }
         guard filter.includes("memory"), let childExecutable else { return results }
         let secondary = try capture(byteCount: captureByteCount / 3, kind: .lab, into: &results)
@@ -107,12 +83,56 @@ struct PipelineBenchmarks {
             readIntoPageCache(path)
             results.memory.append(try memoryFigure("memory.home", path: path, arguments: ["analyze", path], childExecutable))
         }
+        for kind in [CaptureKind.ble, .coap] {
+            for byteCount in [transportByteCount / 3, transportByteCount] {
+                let path = try capture(byteCount: byteCount, kind: kind, into: &results)
+                readIntoPageCache(path)
+                results.memory.append(try memoryFigure("memory.\(kind.rawValue)", path: path, arguments: ["analyze", path], childExecutable))
+                readIntoPageCache(path)
+                results.memory.append(try memoryFigure("memory.\(kind.rawValue)-libpcap-loop", path: path, arguments: ["analyze", "--plain", path], childExecutable))
+            }
+        }
         for byteCount in [captureByteCount / 3, captureByteCount] {
             let path = try capture(byteCount: byteCount, kind: .adversarial, into: &results)
             readIntoPageCache(path)
             results.memory.append(try memoryFigure("memory.adversarial", path: path, arguments: ["analyze", path], childExecutable))
         }
         return results
+    }
+
+    /// The analysis of `path` against the libpcap loop over it, one pass per round, the rounds
+    /// alternating as for the other pipeline cases; named `pipeline.<kind>-analysis/libpcap-loop`.
+    private func analysisAgainstLoop(_ path: String, kind: CaptureKind, settings: RunSettings, meaning: String) throws -> Ratio {
+        let (analysis, loop) = try analysisAndLoop(
+            path, analysisName: "pipeline.\(kind.rawValue)-analysis", loopName: "pipeline.\(kind.rawValue)-libpcap-loop")
+        return BenchmarkRunner.compare(
+            analysis, against: loop, settings: RunSettings(rounds: min(settings.rounds, 5), iterationScale: 1), target: nil,
+            name: "\(analysis.name)/libpcap-loop", meaning: meaning)
+    }
+
+    /// The whole analysis of `path` with its key log, and the libpcap loop over it: one pass an
+    /// operation, the file read into the page cache before each round.
+    private func analysisAndLoop(_ path: String, analysisName: String, loopName: String) throws -> (analysis: Benchmark, loop: Benchmark) {
+        let packets = try CaptureAnalysis.countPackets(path).packets
+        let keyLog = try CaptureAnalysis.keyLog(forCapture: path)
+        let size = try fileSize(path)
+        let analysis = Benchmark(
+            name: analysisName, unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
+            prepare: { readIntoPageCache(path) }
+        ) { count in
+            var total = 0
+            for _ in 0..<count { total &+= (try? CaptureAnalysis.run(path, keyLog: keyLog).events) ?? 0 }
+            return total
+        }
+        let loop = Benchmark(
+            name: loopName, unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1,
+            prepare: { readIntoPageCache(path) }
+        ) { count in
+            var total = 0
+            for _ in 0..<count { total &+= (try? CaptureAnalysis.countPackets(path).bytes) ?? 0 }
+            return total
+        }
+        return (analysis, loop)
     }
 
     private func memoryFigure(_ name: String, path: String, arguments: [String], _ executable: String) throws -> MemoryFigure {
@@ -130,11 +150,14 @@ struct PipelineBenchmarks {
 
     /// The generated capture of `byteCount` bytes, written now unless an earlier run left it.
     /// The generated captures: a lab's (sessions from pair-verify on), a home hub's (sessions
-    /// already running when the capture starts) and the adversarial one.
+    /// already running when the capture starts), the adversarial one, HAP over Bluetooth LE and
+    /// HAP over CoAP.
     enum CaptureKind: String {
         case lab = "hap"
         case home
         case adversarial
+        case ble
+        case coap
     }
 
     private func capture(byteCount: Int, kind: CaptureKind, into results: inout Results) throws -> String {
@@ -149,6 +172,12 @@ struct PipelineBenchmarks {
             switch kind {
             case .adversarial:
                 let summary = try AdversarialCaptureGenerator(configuration: .init(targetByteCount: byteCount)).generate(to: path)
+                (record.packets, record.connections) = (summary.packets, summary.connections)
+            case .ble:
+                let summary = try BLECaptureGenerator(targetByteCount: byteCount).generate(to: path)
+                (record.packets, record.connections) = (summary.packets, summary.connections)
+            case .coap:
+                let summary = try CoAPCaptureGenerator(targetByteCount: byteCount).generate(to: path)
                 (record.packets, record.connections) = (summary.packets, summary.connections)
             case .lab, .home:
                 let configuration = kind == .home ? CaptureGenerator.Configuration.home(targetByteCount: byteCount) : .init(targetByteCount: byteCount)

@@ -17,10 +17,11 @@ enum Command {
 
     static let generate = CommandSpec(
         name: "generate", summary: "write a deterministic HAP capture and its key log",
-        usage: "--size SIZE -o FILE [--adversarial | --home] [--seed N]",
+        usage: "--size SIZE -o FILE [--transport ip|ble|coap] [--adversarial | --home] [--seed N]",
         options: [
             OptionSpec(["--size"], .value(name: "SIZE"), help: "stop once the capture reaches SIZE (e.g. 300MB, 64MiB)"),
             OptionSpec(["-o", "--output"], .value(name: "FILE"), valueKind: .file, help: "the capture; the key log goes beside it as FILE.keylog"),
+            OptionSpec(["--transport"], .value(name: "TRANSPORT"), help: "ip (the default: HAP over TCP), ble (HAP over Bluetooth LE: HCI H4 frames of LE connections), or coap (HAP over Thread: CoAP on UDP port 5683, sessions keyed by the key log)"),
             OptionSpec(["--adversarial"], help: "connection floods, endless messages and endless out-of-order data instead"),
             OptionSpec(["--home"], help: "a home hub's day instead: sessions already running when the capture starts, events every few seconds"),
             OptionSpec(["--seed"], .value(name: "N"), help: "another deterministic capture"),
@@ -108,7 +109,28 @@ func main() throws -> Int32 {
         }
         let size = try parseSize(sizeText)
         let seed = parsed.value("--seed").flatMap { UInt64($0) }
-        if parsed.has("--adversarial") {
+        let transport = parsed.value("--transport") ?? "ip"
+        guard ["ip", "ble", "coap"].contains(transport) else {
+            standardError("hapbench generate: --transport is ip, ble or coap, not '\(transport)'")
+            return 2
+        }
+        guard transport == "ip" || !(parsed.has("--adversarial") || parsed.has("--home")) else {
+            standardError("hapbench generate: --adversarial and --home are IP captures; leave out --transport \(transport)")
+            return 2
+        }
+        if transport != "ip" {
+            let summary: CustomStringConvertible
+            if transport == "ble" {
+                var generator = BLECaptureGenerator(targetByteCount: size)
+                generator.configuration.seed = seed ?? generator.configuration.seed
+                summary = try generator.generate(to: output)
+            } else {
+                var generator = CoAPCaptureGenerator(targetByteCount: size)
+                generator.configuration.seed = seed ?? generator.configuration.seed
+                summary = try generator.generate(to: output)
+            }
+            print("\(output): \(summary); key log \(CaptureGenerator.keyLogPath(forCapture: output))")
+        } else if parsed.has("--adversarial") {
             var configuration = AdversarialCaptureGenerator.Configuration(targetByteCount: size)
             if let seed { configuration.seed = seed }
             let summary = try AdversarialCaptureGenerator(configuration: configuration).generate(to: output)

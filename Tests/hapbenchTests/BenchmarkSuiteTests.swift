@@ -47,7 +47,7 @@ struct BenchmarkSuiteTests {
         #expect(report.ratios.allSatisfy { $0.measured.unitsPerSecond > 0 && $0.baseline.unit == "frame" })
     }
 
-    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25, the decryption ceiling beside it, and a hub's capture whose sessions started before it")
+    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25, the decryption ceiling beside it, a hub's capture whose sessions started before it, HAP over Bluetooth LE and HAP over CoAP")
     func quickPipelineRunComparesWithTheLibpcapLoop() throws {
         let directory = NSTemporaryDirectory() + "hapbench-pipeline-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -59,7 +59,8 @@ struct BenchmarkSuiteTests {
         options.childExecutable = nil
         let report = try BenchmarkSuite(options: options).run()
         #expect(report.ratios.map(\.name) == ["pipeline.analysis/libpcap-loop", "pipeline.decryption-alone/libpcap-loop",
-                                              "pipeline.home-analysis/libpcap-loop"])
+                                              "pipeline.home-analysis/libpcap-loop", "pipeline.ble-analysis/libpcap-loop",
+                                              "pipeline.coap-analysis/libpcap-loop"])
         let analysis = try #require(report.ratios.first)
         #expect(analysis.target == 0.25)
         #expect(analysis.measured.unit == "packet" && analysis.measured.unitsPerSecond > 0)
@@ -68,11 +69,12 @@ struct BenchmarkSuiteTests {
         let ceiling = report.ratios[1]
         #expect(ceiling.target == nil)
         #expect(ceiling.measured.unitsPerSecond > analysis.measured.unitsPerSecond)
-        let home = report.ratios[2]
-        #expect(home.target == nil && home.measured.unitsPerSecond > 0 && home.value > 0 && home.value < 1)
-        #expect(report.captures.map(\.kind) == ["hap", "home"])
+        for transport in report.ratios[2...] {
+            #expect(transport.target == nil && transport.measured.unitsPerSecond > 0 && transport.value > 0 && transport.value < 1, "\(transport.name)")
+        }
+        #expect(report.captures.map(\.kind) == ["hap", "home", "ble", "coap"])
         let root = try JSONDocument(bytes: Array(try report.json())).root
-        #expect(member("captures", of: root)?.arrayValue?.count == 2)
+        #expect(member("captures", of: root)?.arrayValue?.count == 4)
     }
 
     @Test("the pair-verify check and the SRP proofs succeed on their benchmark material")
@@ -91,6 +93,15 @@ struct BenchmarkSuiteTests {
             let file = try Data(contentsOf: fixtures.appendingPathComponent("\(message.name).tlv8"))
             #expect(Array(file) == message.bytes, "\(message.name)")
         }
+    }
+
+    @Test("a filter naming one pipeline case runs the pipeline section and not the memory one")
+    func filterNamesASection() {
+        #expect(BenchmarkFilter(text: "pipeline.ble").mayInclude(section: "pipeline"))
+        #expect(!BenchmarkFilter(text: "pipeline.ble").mayInclude(section: "memory"))
+        #expect(BenchmarkFilter(text: "pipe").mayInclude(section: "pipeline"))
+        #expect(BenchmarkFilter(text: nil).mayInclude(section: "memory"))
+        #expect(!BenchmarkFilter(text: "crypto").mayInclude(section: "pipeline"))
     }
 
     @Test("sizes are read in decimal and binary units, and nonsense is refused")

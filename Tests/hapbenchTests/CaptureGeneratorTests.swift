@@ -4,12 +4,6 @@ import Testing
 
 @Suite("The capture generators")
 struct CaptureGeneratorTests {
-    private func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "hapbench-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     private func smallConfiguration() -> CaptureGenerator.Configuration {
         var configuration = CaptureGenerator.Configuration(targetByteCount: 400_000)
         configuration.accessoryCount = 6
@@ -21,7 +15,7 @@ struct CaptureGeneratorTests {
 
     @Test("a small generated capture decodes fully with its key log: every session decrypted, no problem reported")
     func generatedCaptureDecodesFully() throws {
-        let directory = try temporaryDirectory()
+        let directory = try GeneratedCaptureChecks.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/small.pcap"
         let summary = try CaptureGenerator(configuration: smallConfiguration()).generate(to: path)
@@ -41,22 +35,17 @@ struct CaptureGeneratorTests {
 
     @Test("the same seed and size give the same capture and key log, byte for byte")
     func generationIsDeterministic() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = smallConfiguration()
-        configuration.targetByteCount = 120_000
-        _ = try CaptureGenerator(configuration: configuration).generate(to: directory + "/a.pcap")
-        _ = try CaptureGenerator(configuration: configuration).generate(to: directory + "/b.pcap")
-        #expect(FileManager.default.contentsEqual(atPath: directory + "/a.pcap", andPath: directory + "/b.pcap"))
-        #expect(try readText(directory + "/a.keylog") == readText(directory + "/b.keylog"))
-        configuration.seed += 1
-        _ = try CaptureGenerator(configuration: configuration).generate(to: directory + "/c.pcap")
-        #expect(!FileManager.default.contentsEqual(atPath: directory + "/a.pcap", andPath: directory + "/c.pcap"))
+        try GeneratedCaptureChecks.expectDeterministic { path, seedOffset in
+            var configuration = smallConfiguration()
+            configuration.targetByteCount = 120_000
+            configuration.seed += seedOffset
+            _ = try CaptureGenerator(configuration: configuration).generate(to: path)
+        }
     }
 
     @Test("the adversarial capture opens a connection per flood step and is read through to its end")
     func adversarialCaptureIsReadable() throws {
-        let directory = try temporaryDirectory()
+        let directory = try GeneratedCaptureChecks.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/adversarial.pcap"
         var configuration = AdversarialCaptureGenerator.Configuration(targetByteCount: 300_000)
