@@ -64,7 +64,7 @@ let package = Package(
 
         // The analysis: the transport-independent core (configuration, key log, pairing), the
         // transports, and the pipeline that drives them.
-        library("HAPCore", ["HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
+        library("HAPCore", ["HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
         library("IPTransport", [
             "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly", "WireParsing",
         ]),

@@ -230,7 +230,7 @@ final class BLEConnection {
         }
         guard let type = gatt.hapType(valueHandle: handle) else { return }
         let iid = UInt16(truncatingIfNeeded: request.instanceID)
-        let status = HAPJSON.HAPStatus(pduStatusCode: response.status.rawValue)
+        let status = HAPStatus(pduStatus: response.status)
         switch request.opcode {
         case .characteristicRead:
             emitActivity(.read, iid: iid, type: type, value: response.status == .success ? Self.parameters(response.body)?.value : nil,

@@ -60,7 +60,7 @@ struct BLEAnalysis {
                 return (.controllerToAccessory, HAPPDU.request(request).encoded, encrypted)
             }
             let response = HAPPDUResponse(
-                transactionID: UInt8(tid), status: HAPStatus(rawValue: UInt8(integer("status"))),
+                transactionID: UInt8(tid), status: HAPPDUStatus(rawValue: UInt8(integer("status"))),
                 bodyLength: body?.count, body: body ?? [])
             return (.accessoryToController, HAPPDU.response(response).encoded, encrypted)
         }
