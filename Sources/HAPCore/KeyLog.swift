@@ -213,11 +213,6 @@ public struct KeyLog: Sendable {
     public struct BroadcastKey: Sendable, Equatable {
         public let deviceID: String
         public let key: SecretBytes
-
-        public init(deviceID: String, key: SecretBytes) {
-            self.deviceID = deviceID
-            self.key = key
-        }
     }
 
     private mutating func addBroadcastKey(_ key: BroadcastKey) {

@@ -26,15 +26,15 @@ struct BroadcastNotificationTests {
             subtype: 1, advertisingID: advertisingID, encryptedPayload: Array(sealed[..<12]), truncatedTag: Array(sealed[12..<16]))
     }
 
-    static func opener(keys: [[UInt8]] = [key], gsnSearch: Int = 100) -> BroadcastNotificationOpener {
-        BroadcastNotificationOpener(
-            keys: keys.map { KeyLog.BroadcastKey(deviceID: "1a:2b:3c:4d:5e:6f", key: SecretBytes($0)) }, gsnSearch: gsnSearch,
-            maximumAccessories: 4)
+    /// An opener with the keys as a key log gives them (its device id in lower case).
+    static func opener(keys: [[UInt8]] = [key], gsnSearch: Int = 100) throws -> BroadcastNotificationOpener {
+        let log = try KeyLog(parsing: keys.map { "BROADCAST_KEY 1a:2b:3c:4d:5e:6f \(Hex.encode($0))\n" }.joined(), source: "k")
+        return BroadcastNotificationOpener(keys: log.broadcastKeys, gsnSearch: gsnSearch, maximumAccessories: 4)
     }
 
     @Test("The GSN after the last advertised opens it: the accessory, the GSN, the IID and the value bytes")
     func opened() throws {
-        var opener = Self.opener()
+        var opener = try Self.opener()
         opener.advertised(globalStateNumber: 3, deviceID: "1A:2B:3C:4D:5E:6F")
         let value: [UInt8] = [0x41, 0, 0, 0, 0, 0, 0, 0]
         #expect(opener.open(try Self.notification(gsn: 4, iid: 51, value: value))
@@ -45,15 +45,15 @@ struct BroadcastNotificationTests {
 
     @Test("A GSN beyond the search, a wrong key, or a changed tag byte does not open it")
     func notOpened() throws {
-        var opener = Self.opener(gsnSearch: 10)
+        var opener = try Self.opener(gsnSearch: 10)
         opener.advertised(globalStateNumber: 3, deviceID: "1A:2B:3C:4D:5E:6F")
         let value = [UInt8](repeating: 0, count: 8)
         #expect(opener.open(try Self.notification(gsn: 20, iid: 51, value: value)) == .notOpened(keysTried: 1, globalStateNumbersTried: 10))
-        var wrongKey = Self.opener(keys: [[UInt8](repeating: 0x43, count: 32)])
+        var wrongKey = try Self.opener(keys: [[UInt8](repeating: 0x43, count: 32)])
         #expect(wrongKey.open(try Self.notification(gsn: 1, iid: 51, value: value)) == .notOpened(keysTried: 1, globalStateNumbersTried: 100))
         var tampered = try Self.notification(gsn: 1, iid: 51, value: value)
         tampered.truncatedTag[3] ^= 1
-        var fresh = Self.opener()
+        var fresh = try Self.opener()
         #expect(fresh.open(tampered) == .notOpened(keysTried: 1, globalStateNumbersTried: 100))
         var keyless = BroadcastNotificationOpener(keys: [], gsnSearch: 100, maximumAccessories: 4)
         #expect(keyless.open(tampered) == .noKey)
