@@ -64,7 +64,7 @@ let package = Package(
 
         // The analysis: the transport-independent core (configuration, key log, pairing), the
         // transports, and the pipeline that drives them.
-        library("HAPCore", ["HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
+        library("HAPCore", ["HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HAPPDU", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
         library("IPTransport", [
             "HAPCore", "HAPEvents", "HAPCatalog", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly", "WireParsing",
         ]),
@@ -80,8 +80,8 @@ let package = Package(
 
         // Consumers of the event stream.
         library("HAPModel", ["HAPEvents", "DNS", "HAPCatalog", "HAPJSON", "Packets", "TLV8"]),
-        library("Audit", ["HAPEvents", "DNS", "HAPJSON", "HTTP1", "Packets", "TLV8", "WireParsing", "Differences"]),
-        library("Reports", ["HAPEvents", "HAPModel", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "Packets", "WireParsing"]),
+        library("Audit", ["HAPEvents", "DNS", "HAPJSON", "HAPPDU", "HTTP1", "Packets", "TLV8", "WireParsing", "Differences"]),
+        library("Reports", ["HAPEvents", "HAPModel", "HTTP1", "TLV8", "DNS", "HAPJSON", "HAPCatalog", "HAPCrypto", "HAPPDU", "Packets", "WireParsing"]),
         library("Exports", ["HAPEvents", "Capture", "Packets", "HAPJSON", "HTTP1", "TLV8", "WireParsing"]),
 
         // Field-level differences of JSON values, record sequences and accessory databases

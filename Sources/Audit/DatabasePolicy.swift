@@ -1,5 +1,6 @@
 import HAPEvents
 import HAPJSON
+import HAPPDU
 import Packets
 import WireParsing
 
@@ -23,6 +24,8 @@ struct DatabasePolicy: AuditPolicy {
     private struct RejectedWrites {
         let firstPacket: PacketInfo
         let connection: ConnectionInfo
+        /// The HAP PDU status the first was answered with (HAP-BLE, HAP over CoAP).
+        let pduStatus: HAPPDUStatus?
         var count = 0
         var writes: [String] = []
     }
@@ -208,7 +211,8 @@ struct DatabasePolicy: AuditPolicy {
             default: "ev false"
             }
             let id = activity.connection.id
-            var group = rejectedWrites[id]?[status] ?? RejectedWrites(firstPacket: packet, connection: activity.connection)
+            var group = rejectedWrites[id]?[status] ?? RejectedWrites(
+                firstPacket: packet, connection: activity.connection, pduStatus: activity.pduStatus)
             group.count += 1
             if group.writes.count < Self.listedWritesPerStatus {
                 group.writes.append("\(activity.id)\(name) ← \(written) (packet #\(packet.number))")
@@ -236,7 +240,8 @@ struct DatabasePolicy: AuditPolicy {
         for (status, group) in ordered {
             findings.record(.writeRejected, .connection(group.connection), party: Self.party(rejecting: status), Evidence(
                 packet: group.firstPacket, connection: group.connection,
-                detail: "\(group.count) write(s) rejected with status \(status): "
+                detail: "\(group.count) write(s) rejected with status \(status)"
+                    + (group.pduStatus.map { " (PDU status \($0))" } ?? "") + ": "
                     + group.writes.joined(separator: ", ") + (group.count > group.writes.count ? ", …" : "")))
         }
     }

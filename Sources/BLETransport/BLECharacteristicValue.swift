@@ -7,6 +7,17 @@ import HAPJSON
 /// uint8 in one byte, uint16, uint32 and uint64 in 2, 4 and 8, int a 32-bit signed integer, float
 /// an IEEE 754 single, string UTF-8, tlv8 and data as they are.
 enum BLECharacteristicValue {
+    /// The bytes of a format of fixed size; nil for strings, TLV8 and data.
+    static func byteCount(of format: CharacteristicFormat) -> Int? {
+        switch format {
+        case .bool, .uint8: 1
+        case .uint16: 2
+        case .uint32, .int, .float: 4
+        case .uint64: 8
+        case .string, .tlv8, .data: nil
+        }
+    }
+
     static func interpret(_ bytes: [UInt8], as format: CharacteristicFormat?) -> InterpretedValue {
         guard let format else { return InterpretedValue(value: .bytes(bytes)) }
         func unsigned(_ count: Int) -> UInt64? {

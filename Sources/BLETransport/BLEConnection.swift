@@ -230,14 +230,15 @@ final class BLEConnection {
         }
         guard let type = gatt.hapType(valueHandle: handle) else { return }
         let iid = UInt16(truncatingIfNeeded: request.instanceID)
-        let status = HAPJSON.HAPStatus(pduStatusCode: response.status.rawValue)
+        let status = HAPStatus(pduStatus: response.status, answering: request.opcode)
+        let pduStatus = response.status == .success ? nil : response.status
         switch request.opcode {
         case .characteristicRead:
             emitActivity(.read, iid: iid, type: type, value: response.status == .success ? Self.parameters(response.body)?.value : nil,
-                         status: status, packet: packet, requestPacket: requestPacket,
+                         status: status, pduStatus: pduStatus, packet: packet, requestPacket: requestPacket,
                          servedWithoutRequiredSession: servedWithoutSession(response, iid: iid, open: .readable, secure: .supportsSecureReads))
         case .characteristicWrite:
-            emitActivity(.write, iid: iid, type: type, value: Self.parameters(request.body)?.value, status: status, packet: packet,
+            emitActivity(.write, iid: iid, type: type, value: Self.parameters(request.body)?.value, status: status, pduStatus: pduStatus, packet: packet,
                          requestPacket: requestPacket,
                          servedWithoutRequiredSession: servedWithoutSession(response, iid: iid, open: .writable, secure: .supportsSecureWrites))
         case .characteristicTimedWrite:
@@ -247,7 +248,7 @@ final class BLEConnection {
         case .characteristicExecuteWrite:
             guard let pending = timedWrite, pending.iid == iid else { return }
             timedWrite = nil
-            emitActivity(.write, iid: iid, type: type, value: pending.value, status: status, packet: packet, requestPacket: pending.packet,
+            emitActivity(.write, iid: iid, type: type, value: pending.value, status: status, pduStatus: pduStatus, packet: packet, requestPacket: pending.packet,
                          timedWrite: true)
         default:
             break
@@ -255,10 +256,11 @@ final class BLEConnection {
     }
 
     private func emitActivity(
-        _ kind: CharacteristicActivity.Kind, iid: UInt16, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus?, packet: PacketInfo,
+        _ kind: CharacteristicActivity.Kind, iid: UInt16, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus?, pduStatus: HAPPDUStatus?, packet: PacketInfo,
         requestPacket: PacketInfo, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
     ) {
-        context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, status: status, packet: packet, requestPacket: requestPacket,
+        context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, status: status, pduStatus: pduStatus, packet: packet,
+                                              requestPacket: requestPacket,
                                               timedWrite: timedWrite, servedWithoutRequiredSession: servedWithoutRequiredSession)), packet)
     }
 
@@ -312,7 +314,8 @@ final class BLEConnection {
     }
 
     private func activity(
-        _ kind: CharacteristicActivity.Kind, iid: UInt16?, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus? = nil, packet: PacketInfo,
+        _ kind: CharacteristicActivity.Kind, iid: UInt16?, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus? = nil, pduStatus: HAPPDUStatus? = nil,
+        packet: PacketInfo,
         requestPacket: PacketInfo?, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
     ) -> CharacteristicActivity {
         let definition = HAPCatalog.characteristic(type)
@@ -324,7 +327,7 @@ final class BLEConnection {
             name: definition?.name, unit: definition?.unit, format: format,
             value: value.map { BLECharacteristicValue.interpret($0, as: format) },
             status: status, timedWrite: timedWrite,
-            requestPacket: requestPacket, servedWithoutRequiredSession: servedWithoutRequiredSession)
+            requestPacket: requestPacket, servedWithoutRequiredSession: servedWithoutRequiredSession, pduStatus: pduStatus)
     }
 
     private static func parameters(_ body: [UInt8]) -> HAPPDUParameters? {

@@ -1,7 +1,9 @@
 import Bluetooth
+import HAPCatalog
 import HAPCore
 import HAPCrypto
 import HAPEvents
+import HAPJSON
 import HAPPDU
 import Packets
 import WireParsing
@@ -27,6 +29,12 @@ package final class BLETransport {
     private var propertiesByAccessory: [PeerAddress: [UInt16: HAPCharacteristicProperties]] = [:]
     private var accessoryOrder: [PeerAddress] = []
     private var advertisements: BLEAdvertisementTracker
+    private var broadcasts: BroadcastNotificationOpener
+    /// Advertisers whose encrypted notifications could not be opened, said once each.
+    private var unopenedBroadcastsReported: Set<BluetoothAddress> = []
+    /// The latest LE connection to each accessory: a broadcast notification is attributed to it
+    /// (the session that generated the broadcast key ran on one of its connections).
+    private var latestConnectionByAccessory: [PeerAddress: ConnectionInfo] = [:]
     /// Receives every whole HAP PDU: the tests read the story through it.
     package var onPDU: ((BLEPDURecord) -> Void)?
 
@@ -39,6 +47,9 @@ package final class BLETransport {
         self.context = context
         reassembler = ACLReassembler(limits: context.limits.ble.acl)
         advertisements = BLEAdvertisementTracker(maximumAdvertisers: context.limits.ble.maximumAdvertisers)
+        broadcasts = BroadcastNotificationOpener(
+            keys: context.keyLog.broadcastKeys, gsnSearch: context.limits.ble.broadcastGSNSearch,
+            maximumAccessories: context.limits.ble.maximumAdvertisers)
     }
 
     /// Takes one frame of a Bluetooth link type.
@@ -114,14 +125,49 @@ package final class BLETransport {
             }
             guard case .new(let previous) = sighting else { continue }
             var setupHash: SetupHashCheck?
-            if case .regular(let regular) = advertisement, let advertised = regular.setupHash, let setupID = context.configuration.setupID {
-                let deviceID = regular.deviceIDText
-                setupHash = SetupHashCheck(setupID: setupID.text, deviceID: deviceID,
-                                           expected: SetupHash(setupID: setupID, deviceID: deviceID).bytes, advertised: advertised)
+            var broadcast: BLEBroadcastDecryption?
+            switch advertisement {
+            case .regular(let regular):
+                broadcasts.advertised(globalStateNumber: regular.globalStateNumber, deviceID: regular.deviceIDText)
+                if let advertised = regular.setupHash, let setupID = context.configuration.setupID {
+                    let deviceID = regular.deviceIDText
+                    setupHash = SetupHashCheck(setupID: setupID.text, deviceID: deviceID,
+                                               expected: SetupHash(setupID: setupID, deviceID: deviceID).bytes, advertised: advertised)
+                }
+            case .encryptedNotification(let notification):
+                broadcast = broadcasts.open(notification)
             }
             context.emit(.bleAdvertisement(BLEAdvertisementEvent(
-                advertiser: advertiser, advertisement: advertisement, previous: previous, setupHash: setupHash)), packet)
+                advertiser: advertiser, advertisement: advertisement, previous: previous, setupHash: setupHash, broadcast: broadcast)), packet)
+            if let broadcast { broadcasted(broadcast, from: advertiser, packet: packet) }
         }
+    }
+
+    /// An opened broadcast notification is the accessory's event of that characteristic; one
+    /// that would not open is said once per advertiser.
+    private func broadcasted(_ broadcast: BLEBroadcastDecryption, from advertiser: BluetoothAddress, packet: PacketInfo) {
+        guard case .opened(let deviceID, _, let iid, let value) = broadcast else {
+            guard unopenedBroadcastsReported.count < context.limits.ble.maximumAdvertisers,
+                  unopenedBroadcastsReported.insert(advertiser).inserted else { return }
+            let why = broadcast == .noKey ? "the key log holds no BROADCAST_KEY"
+                : "no BROADCAST_KEY of the key log opens them under the GSNs tried"
+            problem("packet \(packet.number): encrypted notifications from \(advertiser) not opened: \(why)", packet: packet)
+            return
+        }
+        let accessory = PeerAddress.bluetooth(advertiser)
+        // Without an LE connection to the accessory in the capture, connection 0 stands for none.
+        let connection = latestConnectionByAccessory[accessory] ?? ConnectionInfo(
+            id: 0, transport: .bluetoothLE(connectionHandle: 0), controller: .bluetooth(localAddress ?? Self.unknownAddress), accessory: accessory)
+        let id = CharacteristicID(aid: 1, iid: UInt64(iid))
+        let characteristic = context.databases.database(deviceID: deviceID, accessory: accessory, input: context.currentInput)?.0.characteristic(id)
+        let type = characteristic?.type
+        let definition = type.flatMap { HAPCatalog.characteristic($0) }
+        let format = characteristic?.metadata.format ?? definition?.format
+        // HAP: the value is sent in the format's binary form, zero-padded to 8 bytes.
+        let bytes = format.flatMap(BLECharacteristicValue.byteCount).map { Array(value.prefix($0)) } ?? value
+        context.emit(.characteristic(CharacteristicActivity(
+            connection: connection, deviceID: deviceID, kind: .event, id: id, type: type, name: characteristic?.name ?? definition?.name,
+            unit: definition?.unit, format: format, value: BLECharacteristicValue.interpret(bytes, as: format))), packet)
     }
 
     // MARK: ACL, L2CAP, ATT
@@ -183,6 +229,10 @@ package final class BLETransport {
             earlierProperties: propertiesByAccessory[info.accessory] ?? [:], onPDU: onPDU)
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
+        if latestConnectionByAccessory[info.accessory] == nil, latestConnectionByAccessory.count >= context.limits.ble.maximumConnections {
+            latestConnectionByAccessory.remove(at: latestConnectionByAccessory.startIndex)
+        }
+        latestConnectionByAccessory[info.accessory] = info
         context.emit(.connectionOpened(ConnectionOpenedEvent(
             connection: info, deviceID: nil, handshakeSeen: handshakeSeen, recognisedBy: .leConnection)), packet)
         return (connection, hostIsController)

@@ -31,7 +31,7 @@ final class CoAPAttributes {
 
     /// A PDU response with the request it answers.
     func response(_ response: HAPPDUResponse, to request: HAPPDURequest, requestPacket: PacketInfo?, timing: ResponseTiming?, packet: PacketInfo) {
-        let status = HAPJSON.HAPStatus(pduStatusCode: response.status.rawValue)
+        let status = HAPStatus(pduStatus: response.status, answering: request.opcode)
         switch request.opcode {
         case .databaseRead where response.status == .success:
             database(response.body, packet: packet)

@@ -61,6 +61,9 @@ public struct KeyLog: Sendable {
     private var secrets: [Label: [[UInt8]: SecretBytes]] = [:]
     private var publicKeys: [Label: [String: [UInt8]]] = [:]
     private var sessionEndpointsByID: [[UInt8]: SessionEndpoints] = [:]
+    /// Every broadcast key in the order logged: a key generated again is another line with the
+    /// same device id, and an encrypted notification may be sealed under any of them.
+    public private(set) var broadcastKeys: [BroadcastKey] = []
     /// Lines with unknown labels, and a last line cut off mid-way, kept as warnings.
     public private(set) var warnings: [Problem] = []
 
@@ -156,6 +159,10 @@ public struct KeyLog: Sendable {
             throw failure("\(label.rawValue): the secret field should be \(label.secretByteCount) bytes, found \(value.count)",
                           truncation: value.count < label.secretByteCount)
         }
+        if label == .broadcastKey {
+            addBroadcastKey(BroadcastKey(deviceID: String(fields[1]), key: SecretBytes(value)))
+            return
+        }
         if label.identifiesByText {
             publicKeys[label, default: [:]][String(fields[1])] = value
             return
@@ -202,14 +209,25 @@ public struct KeyLog: Sendable {
         text.allSatisfy { $0.isHexDigit || ".:[]/".contains($0) }
     }
 
+    /// A `BROADCAST_KEY` line: an accessory's key of encrypted notification advertisements.
+    public struct BroadcastKey: Sendable, Equatable {
+        public let deviceID: String
+        public let key: SecretBytes
+    }
+
+    private mutating func addBroadcastKey(_ key: BroadcastKey) {
+        if !broadcastKeys.contains(key) { broadcastKeys.append(key) }
+    }
+
     public mutating func merge(_ other: KeyLog) {
+        for key in other.broadcastKeys { addBroadcastKey(key) }
         for (label, entries) in other.secrets { secrets[label, default: [:]].merge(entries) { _, new in new } }
         for (label, entries) in other.publicKeys { publicKeys[label, default: [:]].merge(entries) { _, new in new } }
         sessionEndpointsByID.merge(other.sessionEndpointsByID) { _, new in new }
         warnings += other.warnings
     }
 
-    public var isEmpty: Bool { secrets.isEmpty && publicKeys.isEmpty && sessionEndpointsByID.isEmpty }
+    public var isEmpty: Bool { secrets.isEmpty && publicKeys.isEmpty && sessionEndpointsByID.isEmpty && broadcastKeys.isEmpty }
 
     /// How many entries of each label were loaded, for the summary.
     public var counts: [Label: Int] {
@@ -217,6 +235,7 @@ public struct KeyLog: Sendable {
         for (label, entries) in secrets { counts[label] = entries.count }
         for (label, entries) in publicKeys { counts[label] = entries.count }
         if !sessionEndpointsByID.isEmpty { counts[.sessionEndpoints] = sessionEndpointsByID.count }
+        if !broadcastKeys.isEmpty { counts[.broadcastKey] = broadcastKeys.count }
         return counts
     }
 

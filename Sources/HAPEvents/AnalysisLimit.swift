@@ -109,6 +109,8 @@ public struct AnalysisLimit: Sendable {
                       read: { $0.ble.maximumPDUBodyLength }, write: { $0.ble.maximumPDUBodyLength = $1 }),
         AnalysisLimit(.bleAdvertisers, .count, "HomeKit Bluetooth LE advertisers remembered", minimum: 1,
                       read: { $0.ble.maximumAdvertisers }, write: { $0.ble.maximumAdvertisers = $1 }),
+        AnalysisLimit(.bleBroadcastGSNSearch, .count, "GSNs tried to open an encrypted BLE notification", minimum: 2,
+                      read: { $0.ble.broadcastGSNSearch }, write: { $0.ble.broadcastGSNSearch = $1 }),
     ]
 
     /// The bound named `name`, if there is one.

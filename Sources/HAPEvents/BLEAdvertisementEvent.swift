@@ -17,15 +17,18 @@ public struct BLEAdvertisementEvent: Sendable {
     public let previous: HAPBLEAdvertisement.Regular?
     /// The advertised setup hash judged against the setup ID the user gave; nil when either is missing.
     public let setupHash: SetupHashCheck?
+    /// For an encrypted notification: whether the key log's broadcast keys opened it.
+    public let broadcast: BLEBroadcastDecryption?
 
     public init(
         advertiser: BluetoothAddress, advertisement: HAPBLEAdvertisement, previous: HAPBLEAdvertisement.Regular? = nil,
-        setupHash: SetupHashCheck? = nil
+        setupHash: SetupHashCheck? = nil, broadcast: BLEBroadcastDecryption? = nil
     ) {
         self.advertiser = advertiser
         self.advertisement = advertisement
         self.previous = previous
         self.setupHash = setupHash
+        self.broadcast = broadcast
     }
 
     public var regular: HAPBLEAdvertisement.Regular? {

@@ -9,6 +9,7 @@ extension LimitName {
     public static let bleAttributes = LimitName("ble.attributes")
     public static let blePDUBody = LimitName("ble.pdu-body")
     public static let bleAdvertisers = LimitName("ble.advertisers")
+    public static let bleBroadcastGSNSearch = LimitName("ble.broadcast-gsn-search")
 }
 
 /// Bounds on what HAP over Bluetooth LE holds: connections, L2CAP frames in reassembly, GATT
@@ -28,6 +29,10 @@ public struct BLELimits: Sendable {
     /// HomeKit advertisers whose latest advertisement is remembered (to tell new data from
     /// repeats); beyond it the oldest is forgotten.
     public var maximumAdvertisers = 1024
+    /// Global state numbers tried, after the last one known, to open an encrypted notification:
+    /// its GSN is the nonce and travels sealed (aiohomekit controller/ble/pairing.py tries the
+    /// last GSN + 1, the last, then up to the last + 99).
+    public var broadcastGSNSearch = 100
 
     public init() {}
 }

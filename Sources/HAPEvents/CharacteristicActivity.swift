@@ -1,5 +1,6 @@
 import HAPCatalog
 import HAPJSON
+import HAPPDU
 import Packets
 import TLV8
 
@@ -31,6 +32,9 @@ public struct CharacteristicActivity: Sendable {
     public let structure: TLV8StructuredValue?
     /// HAP status of the read or write (nil when the accessory reported none, i.e. success).
     public let status: HAPStatus?
+    /// The HAP PDU status the accessory answered (HAP-BLE, HAP over CoAP) where it was not
+    /// success; `status` is hapscope's reading of it in HAP-over-IP terms.
+    public let pduStatus: HAPPDUStatus?
     /// For writes: part of a timed write (`/prepare` first).
     public let timedWrite: Bool
     /// For writes: when the request was sent (the event's packet is the response).
@@ -53,7 +57,7 @@ public struct CharacteristicActivity: Sendable {
         name: String? = nil, unit: CharacteristicUnit? = nil, format: CharacteristicFormat? = nil,
         value: InterpretedValue? = nil, structure: TLV8StructuredValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
         requestPacket: PacketInfo? = nil, answered: Bool = true, servedWithoutRequiredSession: Bool = false,
-        responseTiming: ResponseTiming? = nil
+        responseTiming: ResponseTiming? = nil, pduStatus: HAPPDUStatus? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -66,6 +70,7 @@ public struct CharacteristicActivity: Sendable {
         self.value = value
         self.structure = structure
         self.status = status
+        self.pduStatus = pduStatus
         self.timedWrite = timedWrite
         self.requestPacket = requestPacket
         self.answered = answered

@@ -52,6 +52,13 @@ public enum HAPBLEAdvertisement: Hashable, Sendable {
         public var encryptedPayload: [UInt8]
         /// The first 4 bytes of the ChaCha20-Poly1305 tag.
         public var truncatedTag: [UInt8]
+
+        public init(subtype: UInt8, advertisingID: [UInt8], encryptedPayload: [UInt8], truncatedTag: [UInt8]) {
+            self.subtype = subtype
+            self.advertisingID = advertisingID
+            self.encryptedPayload = encryptedPayload
+            self.truncatedTag = truncatedTag
+        }
     }
 
     /// Reads the manufacturer data after the company identifier.

@@ -83,7 +83,7 @@ public enum HAPPDU: Hashable, Sendable {
             self = .request(HAPPDURequest(control: control, opcode: opcode, transactionID: tid, instanceID: iid, bodyLength: length, body: body))
         case .response:
             let tid = try cursor.readUInt8("the TID of a HAP PDU response")
-            let status = HAPStatus(rawValue: try cursor.readUInt8("the status of a HAP PDU response"))
+            let status = HAPPDUStatus(rawValue: try cursor.readUInt8("the status of a HAP PDU response"))
             let (length, body) = try Self.readBody(&cursor, requiresWholeBody: requiresWholeBody)
             self = .response(HAPPDUResponse(control: control, transactionID: tid, status: status, bodyLength: length, body: body))
         }
@@ -155,12 +155,12 @@ public struct HAPPDURequest: Hashable, Sendable {
 public struct HAPPDUResponse: Hashable, Sendable {
     public var control: HAPPDUControlField
     public var transactionID: UInt8
-    public var status: HAPStatus
+    public var status: HAPPDUStatus
     public var bodyLength: Int?
     public var body: [UInt8]
 
     public init(
-        control: HAPPDUControlField = HAPPDUControlField(type: .response), transactionID: UInt8, status: HAPStatus,
+        control: HAPPDUControlField = HAPPDUControlField(type: .response), transactionID: UInt8, status: HAPPDUStatus,
         bodyLength: Int? = nil, body: [UInt8] = []
     ) {
         self.control = control

@@ -175,6 +175,10 @@ extension EventJSON {
             writer.member("status", status.rawValue)
             writer.member("statusText", status.name)
         }
+        if let pduStatus = activity.pduStatus {
+            writer.member("pduStatus", Int(pduStatus.rawValue))
+            writer.member("pduStatusText", pduStatus.name)
+        }
         if activity.kind == .write {
             writer.member("timedWrite", activity.timedWrite)
             writer.member("answered", activity.answered)

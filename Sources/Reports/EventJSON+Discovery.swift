@@ -32,6 +32,17 @@ extension EventJSON {
             writer.member("advertisingID", Hex.encode(notification.advertisingID))
             writer.member("encryptedPayload", Hex.encode(notification.encryptedPayload))
             writer.member("truncatedTag", Hex.encode(notification.truncatedTag))
+            switch event.broadcast {
+            case .opened(let deviceID, let gsn, let iid, let value)?:
+                writer.member("broadcast", "opened")
+                writer.member("deviceID", deviceID)
+                writer.member("globalStateNumber", Int(gsn))
+                writer.member("iid", Int(iid))
+                writer.member("value", Hex.encode(value))
+            case .noKey?: writer.member("broadcast", "no-key")
+            case .notOpened?: writer.member("broadcast", "not-opened")
+            case nil: break
+            }
         }
     }
 

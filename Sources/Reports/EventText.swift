@@ -142,8 +142,15 @@ enum EventText {
             }
             return text
         case .encryptedNotification(let notification):
-            return "encrypted notification from \(event.advertiser), advertising ID \(Hex.encode(notification.advertisingID)), "
+            let text = "encrypted notification from \(event.advertiser), advertising ID \(Hex.encode(notification.advertisingID)), "
                 + "\(notification.encryptedPayload.count) sealed bytes"
+            switch event.broadcast {
+            case .opened(let deviceID, let gsn, let iid, let value)?:
+                return text + style.paint(" opened: \(deviceID) gsn=\(gsn) iid=\(iid) value \(Hex.encode(value))", .good)
+            case .noKey?: return text + " (no BROADCAST_KEY)"
+            case .notOpened(let keys, let gsns)?: return text + style.paint(" not opened (\(keys) keys, \(gsns) GSNs tried)", .bad)
+            case nil: return text
+            }
         }
     }
 

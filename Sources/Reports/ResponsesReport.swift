@@ -118,7 +118,8 @@ public final class ResponsesReport: CaptureReport {
         lines.append("")
         lines.append(style.paint("HAP statuses answered", .heading) + " \(facts.statuses.count)")
         for count in facts.statuses.values.sorted(by: { $0.status.rawValue > $1.status.rawValue }) {
-            lines.append("  " + style.paint(count.status.description, .bad) + "  \(count.count)×, first \(at(count.first)) for "
+            let status = count.pduStatus.map { "PDU status \($0), read as \(count.status)" } ?? count.status.description
+            lines.append("  " + style.paint(status, .bad) + "  \(count.count)×, first \(at(count.first)) for "
                 + "\(count.characteristic)" + (count.name.map { " \($0)" } ?? ""))
         }
 
@@ -213,6 +214,8 @@ public final class ResponsesReport: CaptureReport {
         writer.objects("statuses", facts.statuses.values.sorted(by: { $0.status.rawValue > $1.status.rawValue })) { writer, count in
             writer.member("status", count.status.rawValue)
             writer.member("name", count.status.name)
+            writer.member("pduStatus", count.pduStatus.map { Int($0.rawValue) })
+            writer.member("pduStatusName", count.pduStatus?.name)
             writer.member("count", count.count)
             writer.member("firstPacket", count.first?.number)
             writer.member("characteristic", count.characteristic.description)

@@ -1,5 +1,6 @@
 import HAPEvents
 import HAPJSON
+import HAPPDU
 import Packets
 
 /// What "No Response" and event reports show, gathered from the event stream: each timed response
@@ -89,6 +90,8 @@ public struct Responsiveness: Sendable {
         public let first: PacketInfo?
         public let characteristic: CharacteristicID
         public let name: String?
+        /// The HAP PDU status it was first read from (HAP-BLE, HAP over CoAP).
+        public let pduStatus: HAPPDUStatus?
     }
 
     public struct EventTimes: Sendable {
@@ -220,7 +223,8 @@ public struct Responsiveness: Sendable {
         let key = CharacteristicKey(accessory: activity.deviceID ?? activity.connection.accessory.description, id: activity.id)
         if let status = activity.status, !status.isSuccess, activity.answered {
             if statuses[status] == nil {
-                statuses[status] = StatusCount(status: status, first: packet, characteristic: activity.id, name: activity.name)
+                statuses[status] = StatusCount(
+                    status: status, first: packet, characteristic: activity.id, name: activity.name, pduStatus: activity.pduStatus)
             }
             statuses[status]?.count += 1
         }

@@ -110,7 +110,9 @@ public struct TimelineLines: StreamedText {
             let described = ValueText.describe(value, type: activity.type, unit: activity.unit)
             text += value.issues.isEmpty ? described : style.paint(described, .warning)
         }
-        if let status = activity.status {
+        if let pduStatus = activity.pduStatus {
+            text += style.paint(" → PDU status \(pduStatus)" + (activity.status.map { ", read as \($0)" } ?? ""), .bad)
+        } else if let status = activity.status {
             text += style.paint(" → status \(status)", .bad)
         }
         if activity.timedWrite { text += style.paint("  (timed write)", .dim) }

@@ -17,7 +17,7 @@ struct RecordedTransportCorpusTests {
 
     @Test("The BLE corpus has its four misbehaving scenarios, each declaring one catalogued rule")
     func corpus() throws {
-        #expect(Self.bleMisbehaving.count == 4 && Self.bleClean.count == 4)
+        #expect(Self.bleMisbehaving.count == 4 && Self.bleClean.count == 5)
         let declared = try Self.bleMisbehaving.flatMap { try RecordedCapture($0).misbehaviours().map(\.rule) }
         #expect(Set(declared) == Set(Self.bleRules.map(\.slug)))
     }
@@ -36,11 +36,22 @@ struct RecordedTransportCorpusTests {
         #expect(Set(try capture.auditAsTheUserWould().map(\.rule.slug)) == Set(declared.map(\.misbehaviour.rule)))
     }
 
-    @Test("A clean BLE capture has no finding, with or without its key log", arguments: bleClean)
+    /// Whether the truth holds a write the accessory answered with a non-zero PDU status
+    /// (HAP-Characteristic-Write 2, Timed-Write 4, Execute-Write 5).
+    static func hasRejectedWrite(_ name: String) throws -> Bool {
+        try (RecordedCapture(name).truth()["pdus"]?.arrayValue ?? []).contains { pdu in
+            pdu["requestTid"] != nil && (pdu["status"]?.numberValue?.int64Value ?? 0) != 0
+                && [2, 4, 5].contains(pdu["opcode"]?.numberValue?.int64Value ?? 0)
+        }
+    }
+
+    @Test("A clean BLE capture has no finding but the writes its truth says were rejected, with or without its key log",
+          arguments: bleClean)
     func cleanBLE(_ name: String) throws {
         let capture = RecordedCapture(name)
         let withKeys = try capture.auditAsTheUserWould()
-        #expect(withKeys.isEmpty, "\(withKeys.map(\.description).joined(separator: "\n"))")
+        let expected: Set<String> = try Self.hasRejectedWrite(name) ? [AuditRule.writeRejected.slug] : []
+        #expect(Set(withKeys.map(\.rule.slug)) == expected, "\(withKeys.map(\.description).joined(separator: "\n"))")
         let withoutKeys = try capture.audit(keyLog: false)
         #expect(withoutKeys.isEmpty, "\(withoutKeys.map(\.description).joined(separator: "\n"))")
     }

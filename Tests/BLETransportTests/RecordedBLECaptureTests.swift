@@ -19,7 +19,7 @@ struct BLEAnalysis {
 
     static let scenarios = [
         "lamp", "wrong-code", "multi-service", "long-values", "ble-wrong-tid", "ble-nonce-skip", "ble-plaintext-after-secure",
-        "ble-unauthenticated-secure-read",
+        "ble-unauthenticated-secure-read", "ble-pdu-statuses",
     ]
 
     init(_ scenario: String, file: String = "pcap", withKeys: Bool = true) throws {
@@ -60,7 +60,7 @@ struct BLEAnalysis {
                 return (.controllerToAccessory, HAPPDU.request(request).encoded, encrypted)
             }
             let response = HAPPDUResponse(
-                transactionID: UInt8(tid), status: HAPStatus(rawValue: UInt8(integer("status"))),
+                transactionID: UInt8(tid), status: HAPPDUStatus(rawValue: UInt8(integer("status"))),
                 bodyLength: body?.count, body: body ?? [])
             return (.accessoryToController, HAPPDU.response(response).encoded, encrypted)
         }

@@ -32,7 +32,8 @@ import TestSupport
         // A GATT database carries no values: the accessory is named by the Name the controller read.
         Expectation(arguments: ["tree", lamp], says: ["Lightbulb", "Brightness", "GATT database at #", "aid 1  hapscope BLE Lamp"]),
         // The writes are inside the pair-verified session: only the key log shows them.
-        Expectation(arguments: ["timeline", lamp], says: ["write       1.51    Brightness                  80 %", "25 characteristic entries"]),
+        Expectation(arguments: ["timeline", lamp], says: ["write       1.51    Brightness                  80 %", "event       1.51    Brightness                  65 %",
+                                                          "26 characteristic entries"]),
         Expectation(arguments: ["events", "--format", "ndjson", lamp], says: [#""transport":"ble""#, #""kind":"write""#]),
         Expectation(arguments: ["stats", lamp], says: ["HAP connections 2"]),
         // Each HAP-PDU read and write is timed from its request to its response.

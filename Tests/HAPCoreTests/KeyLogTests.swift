@@ -96,6 +96,21 @@ import WireParsing
         #expect(log.counts == [.eventReadKey: 1, .broadcastKey: 1])
     }
 
+    @Test("Every BROADCAST_KEY line is kept in order: a key generated again has the same device id")
+    func broadcastKeysAreKeptInOrder() throws {
+        let other = String(repeating: "ab", count: 32)
+        var log = try KeyLog(parsing: """
+            BROADCAST_KEY 1A:2B:3C:4D:5E:6F \(secret)
+            BROADCAST_KEY 1A:2B:3C:4D:5E:6F \(other)
+            BROADCAST_KEY 1A:2B:3C:4D:5E:6F \(secret)
+
+            """, source: "k")
+        #expect(log.broadcastKeys.map(\.deviceID) == ["1A:2B:3C:4D:5E:6F", "1A:2B:3C:4D:5E:6F"])
+        #expect(log.broadcastKeys.map(\.key) == [SecretBytes(try #require(Hex.decode(secret))), SecretBytes(try #require(Hex.decode(other)))])
+        log.merge(try KeyLog(parsing: "BROADCAST_KEY 1A:2B:3C:4D:5E:6F \(other)\n", source: "k2"))
+        #expect(log.counts == [.broadcastKey: 2])
+    }
+
     @Test func secretsNeverAppearInDescriptions() throws {
         let log = try KeyLog(parsing: "CONTROL_READ_KEY \(controllerKey) \(secret)", source: "k")
         let id = try #require(Hex.decode(controllerKey))

@@ -142,3 +142,39 @@ import HAPCrypto
         }
     }
 }
+
+@Suite("ChaCha20-Poly1305 with a truncated tag (HAP-BLE encrypted notifications)")
+struct ChaCha20Poly1305TruncatedTagTests {
+    static let nonce = ChaCha20Poly1305.Nonce(counter: 4)
+    static let additionalData: [UInt8] = [1, 2, 3, 4, 5, 6]
+    let key: ChaCha20Poly1305.Key
+
+    init() throws {
+        key = try ChaCha20Poly1305.Key(SecretBytes([UInt8](repeating: 7, count: 32)))
+    }
+
+    @Test("RFC 8439 §2.8.2: the first 4 bytes of the vector's tag open its ciphertext")
+    func rfcVector() throws {
+        let key = try ChaCha20Poly1305.Key(SecretBytes(Array(0x80...0x9f)))
+        let nonce = try ChaCha20Poly1305.Nonce(ChaCha20Poly1305Tests.rfcNonce.span.bytes)
+        #expect(ChaCha20Poly1305.open(ChaCha20Poly1305Tests.rfcCiphertext, truncatedTag: Array(ChaCha20Poly1305Tests.rfcTag.prefix(4)), key: key,
+                                      nonce: nonce, authenticating: ChaCha20Poly1305Tests.rfcAdditionalData) == ChaCha20Poly1305Tests.rfcPlaintext)
+    }
+
+    @Test("The first 4 tag bytes of a sealed message open it; a changed byte of ciphertext, tag or AAD does not")
+    func truncated() {
+        let plaintext: [UInt8] = Array(0 ..< 12)
+        let sealed = ChaCha20Poly1305.seal(plaintext.span.bytes, key: key, nonce: Self.nonce, authenticating: Self.additionalData.span.bytes)
+        let ciphertext = Array(sealed[..<12])
+        let tag = Array(sealed[12..<16])
+        #expect(ChaCha20Poly1305.open(ciphertext, truncatedTag: tag, key: key, nonce: Self.nonce, authenticating: Self.additionalData) == plaintext)
+        var changed = ciphertext
+        changed[0] ^= 1
+        #expect(ChaCha20Poly1305.open(changed, truncatedTag: tag, key: key, nonce: Self.nonce, authenticating: Self.additionalData) == nil)
+        var changedTag = tag
+        changedTag[3] ^= 0x80
+        #expect(ChaCha20Poly1305.open(ciphertext, truncatedTag: changedTag, key: key, nonce: Self.nonce, authenticating: Self.additionalData) == nil)
+        #expect(ChaCha20Poly1305.open(ciphertext, truncatedTag: tag, key: key, nonce: Self.nonce, authenticating: [1, 2, 3, 4, 5, 7]) == nil)
+        #expect(ChaCha20Poly1305.open(ciphertext, truncatedTag: [], key: key, nonce: Self.nonce, authenticating: Self.additionalData) == nil)
+    }
+}

@@ -19,6 +19,7 @@ struct AnalysisLimitTests {
             .ipFragmentsPerDatagram, .frameLength, .frameCounterSearch, .frameJoinChecks, .httpPendingRequests, .mdnsInstances,
             .coapSessions, .coapCounterSearch, .coapBlockwiseBody, .coapPendingRequests, .coapHeldBytes,
             .bleConnections, .bleL2CAPFrame, .bleL2CAPPending, .bleGATTValue, .bleAttributes, .blePDUBody, .bleAdvertisers,
+            .bleBroadcastGSNSearch,
         ]
         #expect(Set(names) == Set(declared))
     }

@@ -117,9 +117,9 @@ struct HAPPDUTests {
         #expect(HAPOpcode.characteristicSignatureRead.description == "HAP-Characteristic-Signature-Read (0x01)")
         #expect(HAPOpcode.databaseRead.name == "Database-Read (CoAP)" && HAPOpcode.subscribe.rawValue == 0x0B)
         #expect(HAPOpcode.serviceSignatureRead.isServiceOperation && !HAPOpcode.characteristicRead.isServiceOperation)
-        #expect((0 ... 6).map { HAPStatus(rawValue: $0).isKnown } == Array(repeating: true, count: 7))
-        #expect(HAPStatus.insufficientAuthentication.description == "Insufficient Authentication (5)")
-        #expect(HAPStatus(rawValue: 9).description == "HAP status 9")
+        #expect((0 ... 6).map { HAPPDUStatus(rawValue: $0).isKnown } == Array(repeating: true, count: 7))
+        #expect(HAPPDUStatus.insufficientAuthentication.description == "Insufficient Authentication (5)")
+        #expect(HAPPDUStatus(rawValue: 9).description == "HAP status 9")
         #expect(HAPPDUControlField(type: .response, isContinuation: true).rawValue == 0x82)
     }
 }

@@ -464,6 +464,10 @@ class Accessory:
                 new_value = characteristic.decode_value(value)
             except (ValueError, UnicodeDecodeError):
                 return pdu.Response(request.tid, pdu.STATUS_INVALID_REQUEST)
+            # HomeKitADK HAPBLEProcedure.c: a value the characteristic's constraints refuse fails the
+            # write's handling, answered Invalid Request.
+            if characteristic.valid_range is not None and not characteristic.valid_range[0] <= new_value <= characteristic.valid_range[1]:
+                return pdu.Response(request.tid, pdu.STATUS_INVALID_REQUEST)
             old_value, characteristic.value = characteristic.value, new_value
             self.journal.write("write", connection=session.index, iid=characteristic.iid, value=value.hex(), timed=timed)
             if old_value != new_value:

@@ -12,6 +12,7 @@ from .stories import (
     long_values_story,
     misbehaving_read_story,
     multi_service_story,
+    pdu_statuses_story,
     unauthenticated_read_story,
     wrong_code_story,
 )
@@ -102,5 +103,8 @@ SCENARIOS = [
     Scenario("ble-unauthenticated-secure-read", "Misbehaving: a Char-Read of a secure-read-only characteristic without a "
              "session is answered with the value.", lamp, unauthenticated_read_story, misbehaviour=UnauthenticatedSecureRead,
              seed=8, clean=False),
+    Scenario("ble-pdu-statuses", "Requests answered with non-zero PDU statuses: a Char-Read of write-only Identify "
+             "(Unsupported-PDU), a write of Brightness = 150 outside 0-100 (Invalid Request), a Char-Read naming a wrong "
+             "IID (Invalid Instance ID); aiohomekit reports each and the session goes on.", lamp, pdu_statuses_story, seed=9),
 ]
 BY_NAME = {s.name: s for s in SCENARIOS}

@@ -168,3 +168,36 @@ async def unauthenticated_read_story(rig: Rig) -> None:
     value = await rig.step(char_read(client, None, None, characteristic, iid), 10, "an unauthenticated Char-Read of On")
     rig.observe(f"aiohomekit's char_read without a session returned {bytes(value).hex()} for On (IID {iid})")
     await client.disconnect()
+
+
+IDENTIFY = 2  # the lamp's Accessory Information service starts at IID 1
+
+
+async def pdu_statuses_story(rig: Rig) -> None:
+    """Requests the accessory answers with non-zero HAP-BLE PDU statuses, each as aiohomekit reports it."""
+    from aiohomekit.controller.ble.client import PDUStatusError
+    from aiohomekit.pdu import OpCode
+
+    pairing = await paired_and_loaded(rig)
+    # Identify is write-only: a Char-Read of it is answered Unsupported-PDU (1).
+    read = await rig.step(pairing.get_characteristics([(AID, IDENTIFY)]), 10, "a Char-Read of write-only Identify")
+    rig.observe(f"aiohomekit logged the Unsupported-PDU answer to the Char-Read of Identify and returned {read}")
+    # Brightness allows 0-100: a write of 150 is answered Invalid Request (6).
+    try:
+        await rig.step(pairing.put_characteristics([(AID, BRIGHTNESS, 150)]), 10, "a Char-Write of Brightness = 150")
+    except PDUStatusError as error:
+        rig.observe(f"aiohomekit raised PDUStatusError for the write of Brightness = 150: {error}")
+    else:
+        raise StoryError("the out-of-range write of Brightness succeeded")
+    # A Char-Read sent to On's characteristic naming another IID is answered Invalid Instance ID (4).
+    on = pairing.accessories.aid(AID).characteristics.iid(ON)
+    try:
+        async with pairing._ble_request_lock:
+            await rig.step(pairing._async_request_under_lock(OpCode.CHAR_READ, on, iid=ON + 100), 10,
+                           "a Char-Read of On's characteristic naming IID 150")
+    except PDUStatusError as error:
+        rig.observe(f"aiohomekit raised PDUStatusError for the Char-Read naming IID {ON + 100}: {error}")
+    else:
+        raise StoryError("the Char-Read naming a wrong IID succeeded")
+    read = await rig.step(pairing.get_characteristics([(AID, ON), (AID, BRIGHTNESS)]), 10, "read On and Brightness")
+    rig.observe(f"the session went on: aiohomekit read {read}")

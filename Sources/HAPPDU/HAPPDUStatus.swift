@@ -1,15 +1,15 @@
 /// The status of a HAP PDU response (HAP: HAP Status Codes; HomeKitADK `HAPBLEPDUStatus`).
-public struct HAPStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct HAPPDUStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let success = HAPStatus(rawValue: 0x00)
-    public static let unsupportedPDU = HAPStatus(rawValue: 0x01)
-    public static let maxProcedures = HAPStatus(rawValue: 0x02)
-    public static let insufficientAuthorization = HAPStatus(rawValue: 0x03)
-    public static let invalidInstanceID = HAPStatus(rawValue: 0x04)
-    public static let insufficientAuthentication = HAPStatus(rawValue: 0x05)
-    public static let invalidRequest = HAPStatus(rawValue: 0x06)
+    public static let success = HAPPDUStatus(rawValue: 0x00)
+    public static let unsupportedPDU = HAPPDUStatus(rawValue: 0x01)
+    public static let maxProcedures = HAPPDUStatus(rawValue: 0x02)
+    public static let insufficientAuthorization = HAPPDUStatus(rawValue: 0x03)
+    public static let invalidInstanceID = HAPPDUStatus(rawValue: 0x04)
+    public static let insufficientAuthentication = HAPPDUStatus(rawValue: 0x05)
+    public static let invalidRequest = HAPPDUStatus(rawValue: 0x06)
 
     public var isKnown: Bool { rawValue <= 0x06 }
 
