@@ -107,8 +107,11 @@ final class EventTally: HAPEventConsumer {
                 frames += statistics.frames
                 framePlaintextBytes += statistics.plaintextBytes
             }
-            coapPDUs += summary.coap?.pdus ?? 0
-            blePDUs += summary.ble?.hapPDUs ?? 0
+            switch summary.carried {
+            case .coap(let counters): coapPDUs += counters.pdus
+            case .bluetoothLE(let counters): blePDUs += counters.hapPDUs
+            case .http: break
+            }
         case .inputOpened, .mdnsQuery, .connectionOpened, .decryptedData, .databaseDump:
             break
         }
