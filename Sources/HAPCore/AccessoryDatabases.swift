@@ -11,6 +11,8 @@ package struct AccessoryDatabases {
         package let body: [UInt8]
         /// The input file the database was read in.
         package let input: String?
+        /// The `generation` it was stored at: the same serial is the same database.
+        package let serial: Int
     }
 
     private var entries: [String: Entry] = [:]
@@ -30,8 +32,8 @@ package struct AccessoryDatabases {
     }
 
     package mutating func store(_ database: AccessoryDatabase, body: [UInt8], for key: String, accessory: PeerAddress, input: String?) {
-        entries[key] = Entry(database: database, body: body, input: input)
         generation += 1
+        entries[key] = Entry(database: database, body: body, input: input, serial: generation)
         keysByAccessory[accessory] = key
     }
 
@@ -40,15 +42,28 @@ package struct AccessoryDatabases {
     /// device id without regard to case, by address, else the dump that names no accessory).
     /// `input` is the file being read: a database read in another file is said to come from it.
     package func database(deviceID: String?, accessory: PeerAddress, input: String?) -> (AccessoryDatabase, AccessoryDatabaseEvent.Source)? {
+        found(deviceID: deviceID, accessory: accessory, input: input).map { ($0.database, $0.source) }
+    }
+
+    /// A database found, with the serial that tells whether a later lookup found the same one.
+    package struct Found {
+        package let database: AccessoryDatabase
+        package let source: AccessoryDatabaseEvent.Source
+        /// The entry's `Entry.serial`; a supplied database's is negative (`-1 - its index`).
+        package let serial: Int
+    }
+
+    /// `database(deviceID:accessory:input:)`, with the serial of what it found.
+    package func found(deviceID: String?, accessory: PeerAddress, input: String?) -> Found? {
         let key = deviceID?.uppercased() ?? accessory.description
         if let entry = entries[key] ?? keysByAccessory[accessory].flatMap({ entries[$0] }) {
             let source: AccessoryDatabaseEvent.Source = entry.input == input ? .response : .earlierInput(entry.input ?? "")
-            return (entry.database, source)
+            return Found(database: entry.database, source: source, serial: entry.serial)
         }
-        let match = supplied.first { $0.deviceID != nil && $0.deviceID?.uppercased() == deviceID?.uppercased() }
-            ?? supplied.first { $0.accessory == accessory }
-            ?? supplied.first { $0.deviceID == nil && $0.accessory == nil }
-        return match.map { ($0.database, .supplied($0.source)) }
+        let match = supplied.firstIndex { $0.deviceID != nil && $0.deviceID?.uppercased() == deviceID?.uppercased() }
+            ?? supplied.firstIndex { $0.accessory == accessory }
+            ?? supplied.firstIndex { $0.deviceID == nil && $0.accessory == nil }
+        return match.map { Found(database: supplied[$0].database, source: .supplied(supplied[$0].source), serial: -1 - $0) }
     }
 }
 

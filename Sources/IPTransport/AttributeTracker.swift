@@ -26,15 +26,25 @@ final class AttributeTracker {
         let input: String?
         let database: AccessoryDatabase?
         let source: AccessoryDatabaseEvent.Source
+        /// `AccessoryDatabases.Found.serial` of the database, nil when none was found.
+        let serial: Int?
         let holdsSecretValues: Bool
 
-        init(deviceID: String?, generation: Int, input: String?, lookup: (AccessoryDatabase, AccessoryDatabaseEvent.Source)?) {
+        /// - Parameter previous: the connection's last lookup: when it found the same database,
+        ///   whether that holds secret values is known (a scan of every characteristic, made again
+        ///   only for a database not seen yet: any connection's `/accessories` starts a new lookup).
+        init(deviceID: String?, generation: Int, input: String?, found: AccessoryDatabases.Found?, previous: FoundDatabase?) {
             self.deviceID = deviceID
             self.generation = generation
             self.input = input
-            database = lookup?.0
-            source = lookup?.1 ?? .response
-            holdsSecretValues = lookup.map { CharacteristicBodySecrets.holdsSecretValues($0.0) } ?? false
+            database = found?.database
+            source = found?.source ?? .response
+            serial = found?.serial
+            if let previous, previous.serial == serial {
+                holdsSecretValues = previous.holdsSecretValues
+            } else {
+                holdsSecretValues = found.map { CharacteristicBodySecrets.holdsSecretValues($0.database) } ?? false
+            }
         }
     }
 
@@ -202,8 +212,8 @@ final class AttributeTracker {
         if let found, found.deviceID == deviceID, found.generation == generation, found.input == context.currentInput {
             return found
         }
-        let lookup = context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
-        let new = FoundDatabase(deviceID: deviceID, generation: generation, input: context.currentInput, lookup: lookup)
+        let lookup = context.databases.found(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
+        let new = FoundDatabase(deviceID: deviceID, generation: generation, input: context.currentInput, found: lookup, previous: found)
         found = new
         return new
     }
