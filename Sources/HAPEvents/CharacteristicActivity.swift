@@ -101,9 +101,7 @@ public struct UnannouncedValueChange: Sendable {
     public let advertisementPacket: PacketInfo
 
     public init(earlierConnection: ConnectionInfo, earlierValue: InterpretedValue?, globalStateNumber: UInt16, advertisementPacket: PacketInfo) {
-        self.earlierConnection = earlierConnection
-        self.earlierValue = earlierValue
-        self.globalStateNumber = globalStateNumber
-        self.advertisementPacket = advertisementPacket
+        (self.earlierConnection, self.earlierValue) = (earlierConnection, earlierValue)
+        (self.globalStateNumber, self.advertisementPacket) = (globalStateNumber, advertisementPacket)
     }
 }
