@@ -43,12 +43,10 @@ struct AccessControlPolicy: AuditPolicy {
     }
 
     private func checkSessionRequirement(_ activity: CharacteristicActivity, packet: PacketInfo?, findings: inout FindingLedger) {
-        let name = activity.name.map { " (\($0))" } ?? ""
         let value = activity.value.map { ", value \($0.value)" } ?? ""
-        let request = activity.requestPacket.map { " (request at packet #\($0.number))" } ?? ""
         findings.record(.secureAccessWithoutSession, .connection(activity.connection), accessory: activity.deviceID, Evidence(
             packet: packet, connection: activity.connection,
-            detail: "the \(activity.kind) of \(activity.id)\(name)\(request) was answered with success\(value) on a connection "
+            detail: "the \(activity.kind) of \(activity.evidenceSubject) was answered with success\(value) on a connection "
                 + "with no secured session, though the characteristic allows it only over one; HAP requires status 5 "
                 + "(Insufficient Authentication)"))
     }
@@ -76,5 +74,15 @@ struct AccessControlPolicy: AuditPolicy {
             packet: packet, connection: exchange.connection,
             detail: "\(request) was accepted (M2 without an Error item) on a session verified by \(controllerID), "
                 + "a regular (non-admin) controller (\(entry.source)); HAP requires M2 Error=Authentication"))
+    }
+}
+
+extension CharacteristicActivity {
+    /// `1.50 (On) (request at packet #819)`: the characteristic, its name and the request's packet,
+    /// as the evidence of a rule on one read or write names them.
+    var evidenceSubject: String {
+        let name = name.map { " (\($0))" } ?? ""
+        let request = requestPacket.map { " (request at packet #\($0.number))" } ?? ""
+        return "\(id)\(name)\(request)"
     }
 }

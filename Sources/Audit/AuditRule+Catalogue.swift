@@ -13,7 +13,7 @@ extension AuditRule {
         eventBurst, eventInsideResponse, eventAfterUnsubscribe,
         statusFlagUnpairedWhilePaired, statusFlagNotRestored, serviceWithoutAddress, featureFlagMismatch,
         configurationNumberUnchanged, configurationNumberNotBumped, configurationNumberChangedWithoutChange,
-        txtMalformed, setupHashMismatch,
+        txtMalformed, setupHashMismatch, globalStateNumberNotBumped,
         duplicateAID, duplicateIID, invalidJSON, missingAccessoryInformation, valueOutOfRange, unknownAppleType,
         malformedEntry, writeRejected, missingRequiredCharacteristic, unexpectedCharacteristic, invalidName,
         invalidPermissions, duplicateName, formatMismatch, unitMismatch, tooManyAccessories, tooManyServices,
@@ -506,6 +506,21 @@ extension AuditRule {
             + "given with --setup-id. A controller that scanned the accessory's setup payload looks for that hash "
             + "and does not find the accessory.",
         reference: "PROTOCOL.md §7 (setup hash)")
+
+    public static let globalStateNumberNotBumped = AuditRule(
+        .discovery, "gsn-not-bumped", severity: .low,
+        because: "controllers miss the change until they next connect; nothing is exposed",
+        party: .accessory,
+        title: "HAP-BLE value changed without a new GSN",
+        explanation: "A HAP-BLE characteristic that notifies in the disconnected state (properties 0x0100) read "
+            + "another value on a new LE connection than the controller last saw on the previous one, while every "
+            + "advertisement from before that connection to this one carried the same Global State Number. HAP "
+            + "announces such a change with a disconnected event: the accessory increments its GSN once per connected "
+            + "or disconnected period and advertises it, and controllers reconnect to read the new value; without it "
+            + "they keep the stale one (aiohomekit did not reconnect in captures/ble/ble-gsn-not-bumped).",
+        reference: "PROTOCOL.md §10.3 (HomeKitADK HAPBLEAccessoryServer+Advertising.c: the GSN is incremented on the first "
+            + "change of a disconnected-notifying characteristic after each connect and each disconnect, wrapping "
+            + "65535 to 1; HAP R14 §7.4.6.3 Disconnected Events as quoted there)")
 
     // MARK: Attribute database
 

@@ -7,8 +7,8 @@ import WireParsing
 
 /// Bonjour and HAP-BLE advertisements, and what they promise about pairing and the database:
 /// `sf-unpaired-while-paired` (both),
-/// `srv-without-address`, `ff-mismatch`, `config-number-unchanged`, `txt-malformed` and
-/// `setup-hash-mismatch` (both).
+/// `srv-without-address`, `ff-mismatch`, `config-number-unchanged`, `txt-malformed`,
+/// `setup-hash-mismatch` (both) and `gsn-not-bumped` (HAP-BLE).
 ///
 /// Advertisement findings are kept per service instance (`hapscope Bridge 4D5E6F._hap._tcp.local`),
 /// so that a record with a malformed `id` still joins its instance's finding.
@@ -54,6 +54,9 @@ struct DiscoveryPolicy: AuditPolicy {
             checkStatusFlags(
                 HAPStatusFlags(rawValue: UInt64(regular.statusFlags)), deviceID: regular.deviceIDText, advertised: "status flags",
                 scope: .accessory(regular.deviceIDText), at: packet, in: context, findings: &findings)
+        case .characteristic(let activity):
+            guard let change = activity.unannouncedChange else { return }
+            checkGlobalStateNumber(activity, change, at: event.packet, findings: &findings)
         case .pairingMessage(let message):
             guard case .pairSetup(let content)? = message.content, let packet = event.packet else { return }
             switch content {
@@ -150,6 +153,21 @@ struct DiscoveryPolicy: AuditPolicy {
             packet: packet,
             detail: "advertised \(advertised)=\(flags.rawValue) (bit 0 set: not paired) for id=\(deviceID) while "
                 + "\(roster.count) pairing(s) were stored (paired since packet #\(since.number))"))
+    }
+
+    /// The transport found a value changed between two LE connections while the GSN stood still.
+    private func checkGlobalStateNumber(
+        _ activity: CharacteristicActivity, _ change: UnannouncedValueChange, at packet: PacketInfo?, findings: inout FindingLedger
+    ) {
+        let now = activity.value.map { " \($0.value)" } ?? ""
+        let then = change.earlierValue.map { " \($0.value)" } ?? ""
+        findings.record(.globalStateNumberNotBumped, .connection(activity.connection), accessory: activity.deviceID, Evidence(
+            packet: packet, connection: activity.connection,
+            detail: "the first read of \(activity.evidenceSubject) on connection \(activity.connection.id) gave\(now), where "
+                + "connection \(change.earlierConnection.id) had seen\(then), yet the accessory advertised GSN "
+                + "\(change.globalStateNumber) before connection \(change.earlierConnection.id) and still in packet "
+                + "#\(change.advertisementPacket.number): the characteristic notifies in the disconnected state, so its change "
+                + "had to increment the GSN (a disconnected event)"))
     }
 
     // MARK: Pair setup

@@ -44,6 +44,15 @@ final class BLEConnection {
     /// The characteristic properties read on earlier connections to the same accessory: a
     /// controller that cached the database reads no signature again.
     private let earlierProperties: [UInt16: HAPCharacteristicProperties]
+    /// The values an earlier connection saw, still standing when this one opened (the GSN did
+    /// not move in between): each first read here is judged against them.
+    private let standingValues: GlobalStateNumberWatch.StandingValues?
+    /// The characteristics read, written or notified on this connection: only the first read of
+    /// each is judged against the standing values.
+    private var observed: Set<UInt16> = []
+    /// The last value seen on this connection of each characteristic that notifies in the
+    /// disconnected state (one per signature read, so bounded by ble.attributes).
+    private(set) var disconnectedNotifyingValues: [UInt16: [UInt8]] = [:]
     private var serviceSignatures: [UInt16: HAPServiceSignature] = [:]
     /// A Timed-Write the accessory accepted, waiting for its Execute-Write.
     private var timedWrite: (iid: UInt16, value: [UInt8]?, packet: PacketInfo)?
@@ -55,10 +64,12 @@ final class BLEConnection {
 
     init(
         info: ConnectionInfo, handshakeSeen: Bool, packet: PacketInfo, context: AnalysisContext,
-        earlierProperties: [UInt16: HAPCharacteristicProperties] = [:], onPDU: ((BLEPDURecord) -> Void)?
+        earlierProperties: [UInt16: HAPCharacteristicProperties] = [:], standingValues: GlobalStateNumberWatch.StandingValues? = nil,
+        onPDU: ((BLEPDURecord) -> Void)?
     ) {
         self.info = info
         self.earlierProperties = earlierProperties
+        self.standingValues = standingValues
         self.handshakeSeen = handshakeSeen
         self.context = context
         self.onPDU = onPDU
@@ -107,6 +118,8 @@ final class BLEConnection {
     private func indicated(handle: UInt16, value: [UInt8], packet: PacketInfo) {
         guard let type = gatt.hapType(valueHandle: handle) else { return }
         let iid = gatt.characteristic(valueHandle: handle)?.instanceID
+        // A connected event announces the change: the read that follows is not judged.
+        if let iid, observed.count < gatt.maximumAttributes { observed.insert(iid) }
         context.emit(.characteristic(activity(.event, iid: iid, type: type, value: nil, packet: packet, requestPacket: nil)), packet)
     }
 
@@ -259,9 +272,35 @@ final class BLEConnection {
         _ kind: CharacteristicActivity.Kind, iid: UInt16, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus?, pduStatus: HAPPDUStatus?, packet: PacketInfo,
         requestPacket: PacketInfo, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
     ) {
+        let succeeded = status == nil && pduStatus == nil
+        let change = kind == .read && succeeded ? unannouncedChange(iid: iid, type: type, value: value) : nil
+        if succeeded, let value { saw(value, iid: iid) }
         context.emit(.characteristic(activity(kind, iid: iid, type: type, value: value, status: status, pduStatus: pduStatus, packet: packet,
-                                              requestPacket: requestPacket,
-                                              timedWrite: timedWrite, servedWithoutRequiredSession: servedWithoutRequiredSession)), packet)
+                                              requestPacket: requestPacket, timedWrite: timedWrite,
+                                              servedWithoutRequiredSession: servedWithoutRequiredSession, unannouncedChange: change)), packet)
+    }
+
+    /// The properties the accessory declared for `iid`, on this connection or an earlier one.
+    private func properties(_ iid: UInt16) -> HAPCharacteristicProperties? {
+        signatures[iid]?.properties ?? earlierProperties[iid]
+    }
+
+    /// The first read of a characteristic that notifies in the disconnected state, finding
+    /// another value than the one standing from the earlier connection (HAP: disconnected events).
+    private func unannouncedChange(iid: UInt16, type: HAPUUID, value: [UInt8]?) -> UnannouncedValueChange? {
+        guard let standingValues, let value, !observed.contains(iid),
+              properties(iid)?.contains(.notifiesEventsInDisconnectedState) == true,
+              let earlier = standingValues.values[iid], earlier != value else { return nil }
+        return UnannouncedValueChange(
+            earlierConnection: standingValues.earlierConnection, earlierValue: BLECharacteristicValue.interpret(earlier, as: format(iid, type: type)),
+            globalStateNumber: standingValues.globalStateNumber, advertisementPacket: standingValues.advertisementPacket)
+    }
+
+    /// Remembers a value read or written on this connection.
+    private func saw(_ value: [UInt8], iid: UInt16) {
+        guard observed.count < gatt.maximumAttributes else { return }
+        observed.insert(iid)
+        if properties(iid)?.contains(.notifiesEventsInDisconnectedState) == true { disconnectedNotifyingValues[iid] = value }
     }
 
     /// Whether the accessory served a read or write with success on an unsecured connection where
@@ -270,8 +309,7 @@ final class BLEConnection {
     private func servedWithoutSession(
         _ response: HAPPDUResponse, iid: UInt16, open: HAPCharacteristicProperties, secure: HAPCharacteristicProperties
     ) -> Bool {
-        guard !secured, response.status == .success,
-              let properties = signatures[iid]?.properties ?? earlierProperties[iid] else { return false }
+        guard !secured, response.status == .success, let properties = properties(iid) else { return false }
         return properties.contains(secure) && !properties.contains(open)
     }
 
@@ -316,18 +354,24 @@ final class BLEConnection {
     private func activity(
         _ kind: CharacteristicActivity.Kind, iid: UInt16?, type: HAPUUID, value: [UInt8]?, status: HAPJSON.HAPStatus? = nil, pduStatus: HAPPDUStatus? = nil,
         packet: PacketInfo,
-        requestPacket: PacketInfo?, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false
+        requestPacket: PacketInfo?, timedWrite: Bool = false, servedWithoutRequiredSession: Bool = false,
+        unannouncedChange: UnannouncedValueChange? = nil
     ) -> CharacteristicActivity {
         let definition = HAPCatalog.characteristic(type)
-        // The format the accessory declared in its signature, else the catalogue's.
-        let format = iid.flatMap { signatures[$0]?.presentationFormat?.characteristicFormat } ?? definition?.format
+        let format = format(iid, type: type)
         // HAP-BLE accessories hold one accessory, instance 1 (HAP: HAP-BLE accessory attribute database).
         return CharacteristicActivity(
             connection: info, deviceID: deviceID, kind: kind, id: CharacteristicID(aid: 1, iid: UInt64(iid ?? 0)), type: type,
             name: definition?.name, unit: definition?.unit, format: format,
             value: value.map { BLECharacteristicValue.interpret($0, as: format) },
             status: status, timedWrite: timedWrite,
-            requestPacket: requestPacket, servedWithoutRequiredSession: servedWithoutRequiredSession, pduStatus: pduStatus)
+            requestPacket: requestPacket, servedWithoutRequiredSession: servedWithoutRequiredSession, pduStatus: pduStatus,
+            unannouncedChange: unannouncedChange)
+    }
+
+    /// The format the accessory declared in its signature, else the catalogue's.
+    private func format(_ iid: UInt16?, type: HAPUUID) -> CharacteristicFormat? {
+        iid.flatMap { signatures[$0]?.presentationFormat?.characteristicFormat } ?? HAPCatalog.characteristic(type)?.format
     }
 
     private static func parameters(_ body: [UInt8]) -> HAPPDUParameters? {

@@ -30,6 +30,7 @@ package final class BLETransport {
     private var accessoryOrder: [PeerAddress] = []
     private var advertisements: BLEAdvertisementTracker
     private var broadcasts: BroadcastNotificationOpener
+    private var globalStateNumbers: GlobalStateNumberWatch
     /// Advertisers whose encrypted notifications could not be opened, said once each.
     private var unopenedBroadcastsReported: Set<BluetoothAddress> = []
     /// The latest LE connection to each accessory: a broadcast notification is attributed to it
@@ -50,6 +51,7 @@ package final class BLETransport {
         broadcasts = BroadcastNotificationOpener(
             keys: context.keyLog.broadcastKeys, gsnSearch: context.limits.ble.broadcastGSNSearch,
             maximumAccessories: context.limits.ble.maximumAdvertisers)
+        globalStateNumbers = GlobalStateNumberWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
     }
 
     /// Takes one frame of a Bluetooth link type.
@@ -118,6 +120,10 @@ package final class BLETransport {
                 if error.code != .unsupported { problem("packet \(packet.number): the HomeKit advertisement from \(advertiser): \(error)", packet: packet) }
                 continue
             }
+            // Every sighting counts, repeated or not: it shows the GSN standing between connections.
+            if case .regular(let regular) = advertisement {
+                globalStateNumbers.advertised(regular.globalStateNumber, by: advertiser, packet: packet)
+            }
             let forgotten = advertisements.forgotten
             let sighting = advertisements.observe(advertisement, from: advertiser)
             if advertisements.forgotten > forgotten {
@@ -146,7 +152,7 @@ package final class BLETransport {
     /// An opened broadcast notification is the accessory's event of that characteristic; one
     /// that would not open is said once per advertiser.
     private func broadcasted(_ broadcast: BLEBroadcastDecryption, from advertiser: BluetoothAddress, packet: PacketInfo) {
-        guard case .opened(let deviceID, _, let iid, let value) = broadcast else {
+        guard case .opened(let deviceID, let gsn, let iid, let value) = broadcast else {
             guard unopenedBroadcastsReported.count < context.limits.ble.maximumAdvertisers,
                   unopenedBroadcastsReported.insert(advertiser).inserted else { return }
             let why = broadcast == .noKey ? "the key log holds no BROADCAST_KEY"
@@ -154,6 +160,7 @@ package final class BLETransport {
             problem("packet \(packet.number): encrypted notifications from \(advertiser) not opened: \(why)", packet: packet)
             return
         }
+        globalStateNumbers.advertised(gsn, by: advertiser, packet: packet)
         let accessory = PeerAddress.bluetooth(advertiser)
         // Without an LE connection to the accessory in the capture, connection 0 stands for none.
         let connection = latestConnectionByAccessory[accessory] ?? ConnectionInfo(
@@ -224,9 +231,11 @@ package final class BLETransport {
         let info = ConnectionInfo(
             id: context.nextConnectionID(), transport: .bluetoothLE(connectionHandle: handle),
             controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
+        // The advertisements a capturing central saw are the peer's: only then are they compared.
+        let standing = handshakeSeen && hostIsController ? globalStateNumbers.opened(info, to: peer) : nil
         let connection = BLEConnection(
             info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,
-            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], onPDU: onPDU)
+            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], standingValues: standing, onPDU: onPDU)
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
         if latestConnectionByAccessory[info.accessory] == nil, latestConnectionByAccessory.count >= context.limits.ble.maximumConnections {
@@ -245,6 +254,9 @@ package final class BLETransport {
         connectionOrder.removeAll { $0 == handle }
         for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
         entry.connection.close(reason: reason, disconnectionReason: disconnectionReason, offset: offset, packet: packet)
+        if entry.connection.handshakeSeen, entry.hostIsController, case .bluetooth(let address) = entry.connection.info.accessory {
+            globalStateNumbers.closed(entry.connection.info, to: address, values: entry.connection.disconnectedNotifyingValues)
+        }
         remember(entry.connection)
     }
 

@@ -46,6 +46,12 @@ public struct CharacteristicActivity: Sendable {
     /// Read or Write in its properties; HomeKitADK HAPBLEProcedure.c answers Insufficient
     /// Authentication there). Judged by the transport, which knows the properties.
     public let servedWithoutRequiredSession: Bool
+    /// HAP-BLE: this read, the first of the characteristic on its connection, found another value
+    /// than the controller last knew on an earlier connection, for a characteristic that notifies
+    /// in the disconnected state, while the accessory's advertisements kept the same Global State
+    /// Number from before that connection to this one. Judged by the transport, which sees the
+    /// advertisements, the properties and the values.
+    public let unannouncedChange: UnannouncedValueChange?
     /// How long the accessory took to answer the request that carried this read, write or
     /// (un)subscription, where the transport times requests per activity (HAP over CoAP: one
     /// request body of PDUs, one response body). HAP over IP times its HTTP messages instead
@@ -57,7 +63,7 @@ public struct CharacteristicActivity: Sendable {
         name: String? = nil, unit: CharacteristicUnit? = nil, format: CharacteristicFormat? = nil,
         value: InterpretedValue? = nil, structure: TLV8StructuredValue? = nil, status: HAPStatus? = nil, timedWrite: Bool = false,
         requestPacket: PacketInfo? = nil, answered: Bool = true, servedWithoutRequiredSession: Bool = false,
-        responseTiming: ResponseTiming? = nil, pduStatus: HAPPDUStatus? = nil
+        responseTiming: ResponseTiming? = nil, pduStatus: HAPPDUStatus? = nil, unannouncedChange: UnannouncedValueChange? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -76,5 +82,26 @@ public struct CharacteristicActivity: Sendable {
         self.answered = answered
         self.servedWithoutRequiredSession = servedWithoutRequiredSession
         self.responseTiming = responseTiming
+        self.unannouncedChange = unannouncedChange
+    }
+}
+
+/// A HAP-BLE characteristic value that changed between two LE connections while the Global State
+/// Number stood still (HAP: disconnected events; HomeKitADK HAPBLEAccessoryServer+Advertising.c
+/// increments the GSN on the first change of such a characteristic in each connected or
+/// disconnected period, so a controller that watches the advertisements knows to reconnect).
+public struct UnannouncedValueChange: Sendable {
+    /// The earlier connection, on which the controller last saw the value.
+    public let earlierConnection: ConnectionInfo
+    /// The value it saw there, typed like the activity's.
+    public let earlierValue: InterpretedValue?
+    /// The GSN the accessory advertised before the earlier connection and still before this one.
+    public let globalStateNumber: UInt16
+    /// The last advertisement between the two connections, which carried that GSN.
+    public let advertisementPacket: PacketInfo
+
+    public init(earlierConnection: ConnectionInfo, earlierValue: InterpretedValue?, globalStateNumber: UInt16, advertisementPacket: PacketInfo) {
+        (self.earlierConnection, self.earlierValue) = (earlierConnection, earlierValue)
+        (self.globalStateNumber, self.advertisementPacket) = (globalStateNumber, advertisementPacket)
     }
 }

@@ -29,6 +29,22 @@ struct DiscoveryRuleTests {
         }
     }
 
+    @Test("gsn-not-bumped names the read, both values and connections, and the GSN that stood still; it needs the key log")
+    func globalStateNumberNotBumped() throws {
+        let capture = RecordedCapture("ble/ble-gsn-not-bumped")
+        let finding = try #require(try capture.auditAsTheUserWould().first { $0.rule == .globalStateNumberNotBumped })
+        #expect(finding.connection?.id == 2 && finding.evidence.count == 1)
+        // Packet numbers move with the advertising timing of a re-recording; the story does not.
+        let detail = try #require(finding.evidence.first?.detail)
+        #expect(detail.hasPrefix("the first read of 1.50 (On) (request at packet #"))
+        #expect(detail.contains(") on connection 2 gave true, where connection 1 had seen false, yet the accessory advertised GSN 1 "
+            + "before connection 1 and still in packet #"))
+        #expect(detail.hasSuffix(": the characteristic notifies in the disconnected state, so its change had to increment the GSN "
+            + "(a disconnected event)"))
+        // Without the key log the values of the secured reads are not known: nothing is judged.
+        #expect(!(try capture.audit(keyLog: false)).contains { $0.rule == .globalStateNumberNotBumped })
+    }
+
     @Test("setup-hash-mismatch gives the advertised and the expected hash, and needs the setup ID")
     func setupHash() throws {
         let capture = RecordedCapture("bad-discovery")

@@ -25,6 +25,19 @@ struct BLEMisbehaviourFactsTests {
             return integer(entry["iid"])
         })
         var nextNonce: [String: Int64] = [:]
+        // gsn-not-bumped: disconnected-notifying handles, connection openings, GSN change times, and
+        // the value of each such characteristic seen per connection (reads and writes that succeeded).
+        let disconnectedNotifying = Set((truth["gatt"]?.arrayValue ?? []).compactMap { entry -> Int64? in
+            guard let properties = integer(entry["hapProperties"]), properties & 0x0100 != 0 else { return nil }
+            return integer(entry["handle"])
+        })
+        let opened = Dictionary((truth["connections"]?.arrayValue ?? []).compactMap { connection -> (Int64, Double)? in
+            guard let number = integer(connection["connection"]), let time = connection["opened"]?.numberValue?.doubleValue else { return nil }
+            return (number, time)
+        }, uniquingKeysWith: { first, _ in first })
+        let gsnChanges = (truth["gsn"]?.arrayValue ?? []).compactMap { $0["time"]?.numberValue?.doubleValue }
+        var seen: [Int64: [Int64: String]] = [:]
+        var requests: [Int64: JSONValue] = [:]
         for (index, pdu) in pdus.enumerated() {
             guard let connection = integer(pdu["connection"]), let direction = pdu["direction"]?.stringValue else { continue }
             let isResponse = direction == "accessory-to-controller"
@@ -43,6 +56,18 @@ struct BLEMisbehaviourFactsTests {
                 if !encrypted, let start = sessionStarts[connection], let time = pdu["time"]?.numberValue?.doubleValue, time > start {
                     return index
                 }
+            case "gsn-not-bumped":
+                guard let handle = integer(pdu["handle"]), disconnectedNotifying.contains(handle) else { continue }
+                guard isResponse else { requests[connection] = pdu; continue }
+                guard let request = requests.removeValue(forKey: connection), integer(pdu["status"]) == 0,
+                      let iid = integer(request["iid"]), seen[connection]?[iid] == nil else { continue }
+                let opcode = integer(request["opcode"])
+                guard opcode == 2 || opcode == 3, let body = (opcode == 3 ? pdu : request)["body"]?.stringValue else { continue }
+                seen[connection, default: [:]][iid] = body.isEmpty ? nil : Self.valueParameter(body)
+                guard opcode == 3, let value = seen[connection]?[iid],
+                      let earlier = seen.keys.filter({ $0 < connection && seen[$0]?[iid] != nil }).max(),
+                      let since = opened[earlier], let time = pdu["time"]?.numberValue?.doubleValue else { continue }
+                if seen[earlier]?[iid] != value, !gsnChanges.contains(where: { since <= $0 && $0 <= time }) { return index }
             case "secure-access-without-session":
                 if isResponse, sessionStarts[connection] == nil, integer(pdu["status"]) == 0, integer(pdu["opcode"]) == 3,
                    let iid = integer(pdu["iid"]), secureOnly.contains(iid) {
@@ -55,8 +80,22 @@ struct BLEMisbehaviourFactsTests {
         return nil
     }
 
+    /// The hex of the Value parameter (0x01) of a base64 PDU body.
+    static func valueParameter(_ base64: String) -> String? {
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        let body = [UInt8](data)
+        var offset = 0
+        var value: [UInt8]?
+        while offset + 2 <= body.count {
+            let length = Int(body[offset + 1])
+            if body[offset] == 0x01 { value = (value ?? []) + body[(offset + 2)..<min(body.count, offset + 2 + length)] }
+            offset += 2 + length
+        }
+        return value.map { $0.map { String($0, radix: 16) }.joined(separator: ".") }
+    }
+
     @Test("Each rule a misbehaving scenario declares fires once, at the packet of the PDU that broke it",
-          arguments: ["ble-wrong-tid", "ble-nonce-skip", "ble-plaintext-after-secure", "ble-unauthenticated-secure-read"])
+          arguments: ["ble-wrong-tid", "ble-nonce-skip", "ble-plaintext-after-secure", "ble-unauthenticated-secure-read", "ble-gsn-not-bumped"])
     func atThePacket(scenario: String) throws {
         let analysis = try BLEAnalysis(scenario)
         let auditor = Auditor()
@@ -73,10 +112,11 @@ struct BLEMisbehaviourFactsTests {
         }
     }
 
-    @Test("The truth's criteria find nothing in the clean scenarios", arguments: ["lamp", "wrong-code", "multi-service", "long-values"])
+    @Test("The truth's criteria find nothing in the clean scenarios",
+          arguments: ["lamp", "wrong-code", "multi-service", "long-values", "ble-pdu-statuses"])
     func cleanTruths(scenario: String) throws {
         let truth = try RecordedCapture("ble/" + scenario).truth()
-        for rule in ["transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session"] {
+        for rule in ["transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session", "gsn-not-bumped"] {
             #expect(Self.misbehavingPDU(rule, truth: truth) == nil, "\(rule)")
         }
     }

@@ -107,6 +107,10 @@ class Misbehaviour:
     def allow_read(self, accessory: "Accessory", session: Session, characteristic: Characteristic) -> bool:
         return False
 
+    def disconnected_event(self, accessory: "Accessory", characteristic: Characteristic) -> bool:
+        """Whether a change while disconnected bumps the GSN and is announced (HAP R14 §7.4.6.3)."""
+        return True
+
 
 class Accessory:
     def __init__(
@@ -537,6 +541,8 @@ class Accessory:
                 self.spawn(self._indicate(session, characteristic))
             return
         if characteristic.has("de") or characteristic.has("be"):
+            if not self.misbehaviour.disconnected_event(self, characteristic):
+                return
             self.increment_gsn()
             if characteristic.has("be") and characteristic.iid in self.broadcast_enabled and self.broadcast:
                 self.spawn(self.broadcast_notification(characteristic))

@@ -13,6 +13,7 @@ from .stories import (
     misbehaving_read_story,
     multi_service_story,
     pdu_statuses_story,
+    gsn_not_bumped_story,
     unauthenticated_read_story,
     wrong_code_story,
 )
@@ -81,6 +82,26 @@ class UnauthenticatedSecureRead(Misbehaviour):
         return True
 
 
+class GsnNotBumped(Misbehaviour):
+    """A change of On (disconnected-notifying) while disconnected, once, with the GSN and the
+    advertisement left as they were: the finding belongs on the next connection, which reads it."""
+
+    rule = "gsn-not-bumped"
+
+    def __init__(self) -> None:
+        self.armed = False
+
+    def disconnected_event(self, accessory, characteristic):
+        if not self.armed or characteristic.iid != ON:
+            return True
+        self.armed = False
+        next_connection = len(accessory.att.indices) + 1
+        accessory.journal.misbehaviour(self.rule, next_connection, f"On (IID {ON}, properties 0x{characteristic.properties:04x}: "
+                                       f"notifies in the disconnected state) changed to {characteristic.encode_value().hex()} "
+                                       f"while disconnected with the GSN left at {accessory.gsn} and no new advertisement")
+        return False
+
+
 SCENARIOS = [
     Scenario("lamp", "Stand-alone lightbulb: discovery, unpaired identify, pair-setup, signature reads, pair-verify, reads, "
              "writes, identify, connected events, a disconnected event via GSN with pair-resume, broadcast notification.",
@@ -103,6 +124,9 @@ SCENARIOS = [
     Scenario("ble-unauthenticated-secure-read", "Misbehaving: a Char-Read of a secure-read-only characteristic without a "
              "session is answered with the value.", lamp, unauthenticated_read_story, misbehaviour=UnauthenticatedSecureRead,
              seed=8, clean=False),
+    Scenario("ble-gsn-not-bumped", "Misbehaving: On changes while disconnected without a GSN increment; aiohomekit does not "
+             "reconnect, and reads the new value only when asked, on the next connection.", lamp, gsn_not_bumped_story,
+             misbehaviour=GsnNotBumped, seed=10, clean=False),
     Scenario("ble-pdu-statuses", "Requests answered with non-zero PDU statuses: a Char-Read of write-only Identify "
              "(Unsupported-PDU), a write of Brightness = 150 outside 0-100 (Invalid Request), a Char-Read naming a wrong "
              "IID (Invalid Instance ID); aiohomekit reports each and the session goes on.", lamp, pdu_statuses_story, seed=9),

@@ -170,6 +170,22 @@ async def unauthenticated_read_story(rig: Rig) -> None:
     await client.disconnect()
 
 
+async def gsn_not_bumped_story(rig: Rig) -> None:
+    """Pair and load (On read), disconnect; On changes on the accessory without a disconnected event;
+    aiohomekit is watched for a reconnection, then asked to read On, which it does on a new connection."""
+    pairing = await paired_and_loaded(rig)
+    before = await rig.step(pairing.get_characteristics([(AID, ON)]), 10, "read On")
+    rig.note(f"read {before}")
+    await wait_disconnected(rig, pairing)
+    rig.accessory.misbehaviour.armed = True
+    await change_on_accessory(rig, ON, not before[(AID, ON)]["value"])
+    await asyncio.sleep(4.0)  # longer than a disconnected event's 3 s of fast advertising
+    rig.observe("aiohomekit " + ("reconnected" if rig.accessory.connected else "did not reconnect") + " within 4 s: the advertised "
+                f"GSN stayed at {rig.accessory.gsn}")
+    after = await rig.step(pairing.get_characteristics([(AID, ON)]), 20, "read On when asked")
+    rig.observe(f"asked to read On, aiohomekit connected again and read {after}")
+
+
 IDENTIFY = 2  # the lamp's Accessory Information service starts at IID 1
 
 

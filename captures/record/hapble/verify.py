@@ -28,7 +28,7 @@ Y2K = 946684800
 REQUIRED = {"schema": int, "transport": str, "scenario": str, "accessory": dict, "controllers": list, "connections": list,
             "sessions": list, "advertisements": list, "broadcasts": list, "gatt": list, "att": list, "pdus": list,
             "pairings": list, "misbehaviours": list, "notes": list}
-RULES = {"transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session"}
+RULES = {"transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session", "gsn-not-bumped"}
 
 
 def read_pcap(path: Path) -> tuple[int, list[tuple[float, int, bytes]]]:
@@ -120,6 +120,7 @@ def verify_scenario(directory: Path, name: str) -> list[str]:
     keys = read_keylog(directory / f"{name}.keylog")
     anomalies = _check_pdus(truth, keys, problems)
     anomalies |= _unauthenticated_reads(truth)
+    anomalies |= _unannounced_changes(truth)
     declared = {(m["rule"], m["connection"]) for m in truth["misbehaviours"]}
     if anomalies != declared:
         problems.append(f"reference rule check found {sorted(anomalies)}, truth declares {sorted(declared)}")
@@ -261,6 +262,54 @@ def _unauthenticated_reads(truth: dict) -> set[tuple[str, int]]:
         if bits & 0x0010 and not bits & 0x0001 and _session_at(truth, record["connection"], record["time"]) is None:
             found.add(("secure-access-without-session", record["connection"]))
     return found
+
+
+def _unannounced_changes(truth: dict) -> set[tuple[str, int]]:
+    """The first successful Char-Read, on a new connection, of a characteristic that notifies in the
+    disconnected state (HAP properties 0x0100) giving another value than the previous connection saw,
+    with no GSN change in the truth since that connection opened (HomeKitADK
+    HAPBLEAccessoryServer+Advertising.c increments the GSN on such a change once per connected or
+    disconnected period)."""
+    properties = {entry["handle"]: entry["hapProperties"] for entry in truth["gatt"] if entry.get("kind") == "characteristic-value"}
+    opened = {c["connection"]: c["opened"] for c in truth["connections"]}
+    gsn_times = [change["time"] for change in truth["gsn"]]
+    found = set()
+    seen: dict[int, dict[int, tuple[int, bytes]]] = {}  # connection -> iid -> value
+    pending: dict[tuple[int, int], dict] = {}
+    for record in truth["pdus"]:
+        connection, handle = record["connection"], record["handle"]
+        if record["direction"] == "controller-to-accessory":
+            pending[(connection, handle)] = record
+            continue
+        request = pending.pop((connection, handle), None)
+        if request is None or record["status"] != pdu.STATUS_SUCCESS or not properties.get(handle, 0) & 0x0100:
+            continue
+        if request["opcode"] == pdu.OP_CHAR_READ and record["body"] is not None:
+            value = _value_parameter(base64.b64decode(record["body"]))
+        elif request["opcode"] == pdu.OP_CHAR_WRITE and request["body"] is not None:
+            value = _value_parameter(base64.b64decode(request["body"]))
+        else:
+            continue
+        on_this = seen.setdefault(connection, {})
+        if request["iid"] in on_this or value is None:
+            continue
+        on_this[request["iid"]] = value
+        earlier = max((c for c in seen if c < connection and request["iid"] in seen[c]), default=None)
+        if (request["opcode"] == pdu.OP_CHAR_READ and earlier is not None and seen[earlier][request["iid"]] != value
+                and not any(opened[earlier] <= t <= record["time"] for t in gsn_times)):
+            found.add(("gsn-not-bumped", connection))
+    return found
+
+
+def _value_parameter(body: bytes) -> bytes | None:
+    """The Value (0x01) TLV of a HAP-BLE PDU body."""
+    offset, value = 0, None
+    while offset + 2 <= len(body):
+        kind, length = body[offset], body[offset + 1]
+        if kind == 0x01:
+            value = (value or b"") + body[offset + 2 : offset + 2 + length]
+        offset += 2 + length
+    return value
 
 
 def _check_advertisements(truth: dict, keys: dict, adverts, problems: list[str]) -> None:

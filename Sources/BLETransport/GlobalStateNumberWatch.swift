@@ -1,0 +1,93 @@
+import Bluetooth
+import HAPEvents
+import Packets
+
+/// What a controller watching an accessory's advertisements can know between two LE connections
+/// to it: the Global State Number advertised before each connection and after it closed, and the
+/// values of its disconnected-notifying characteristics last seen on the connection.
+///
+/// HAP disconnected events: the accessory increments its GSN on the first change of such a
+/// characteristic in each connected or disconnected period (HomeKitADK
+/// HAPBLEAccessoryServer+Advertising.c: `didIncrement` is reset on connect and on disconnect; the
+/// GSN wraps from 65535 to 1), and a controller reconnects when the advertised GSN moves
+/// (aiohomekit 4.0.1 re-reads the characteristics it follows). So when the GSN advertised after a
+/// connection closed is still the one advertised before it opened, no such characteristic changed
+/// over that connection and the time after it: the values seen on it still hold when the next
+/// connection opens. Kept for at most `maximumAccessories` accessories.
+struct GlobalStateNumberWatch {
+    /// The values a new connection may judge its first reads against.
+    struct StandingValues {
+        let earlierConnection: ConnectionInfo
+        let globalStateNumber: UInt16
+        /// The last advertisement between the two connections.
+        let advertisementPacket: PacketInfo
+        let values: [UInt16: [UInt8]]
+    }
+
+    private struct Accessory {
+        var latestGSN: UInt16?
+        var latestAdvertisement: PacketInfo?
+        /// The GSN advertised before the last connection opened.
+        var gsnBeforeLastConnection: UInt16?
+        var lastConnection: ConnectionInfo?
+        var values: [UInt16: [UInt8]] = [:]
+        var advertisedSinceClose = false
+        var openConnections = 0
+    }
+
+    let maximumAccessories: Int
+    private var accessories: [BluetoothAddress: Accessory] = [:]
+    private var order: [BluetoothAddress] = []
+
+    init(maximumAccessories: Int) {
+        self.maximumAccessories = maximumAccessories
+    }
+
+    /// A regular advertisement (or an opened encrypted notification) carried `gsn`.
+    mutating func advertised(_ gsn: UInt16, by advertiser: BluetoothAddress, packet: PacketInfo) {
+        update(advertiser) { accessory in
+            accessory.latestGSN = gsn
+            accessory.latestAdvertisement = packet
+            if accessory.openConnections == 0 { accessory.advertisedSinceClose = true }
+        }
+    }
+
+    /// A connection to `address` opened: the values of the previous one when the GSN advertised
+    /// since it closed is the one advertised before it opened.
+    mutating func opened(_ connection: ConnectionInfo, to address: BluetoothAddress) -> StandingValues? {
+        var standing: StandingValues?
+        update(address) { accessory in
+            if accessory.openConnections == 0, accessory.advertisedSinceClose, let earlier = accessory.lastConnection,
+               let before = accessory.gsnBeforeLastConnection, before == accessory.latestGSN,
+               let packet = accessory.latestAdvertisement, !accessory.values.isEmpty {
+                standing = StandingValues(earlierConnection: earlier, globalStateNumber: before, advertisementPacket: packet,
+                                          values: accessory.values)
+            }
+            accessory.gsnBeforeLastConnection = accessory.openConnections == 0 ? accessory.latestGSN : nil
+            accessory.lastConnection = connection
+            accessory.values = [:]
+            accessory.advertisedSinceClose = false
+            accessory.openConnections += 1
+        }
+        return standing
+    }
+
+    /// The connection closed, having seen `values` of the accessory's disconnected-notifying
+    /// characteristics.
+    mutating func closed(_ connection: ConnectionInfo, to address: BluetoothAddress, values: [UInt16: [UInt8]]) {
+        guard accessories[address] != nil else { return }
+        update(address) { accessory in
+            accessory.openConnections = max(0, accessory.openConnections - 1)
+            if accessory.lastConnection?.id == connection.id { accessory.values = values }
+            accessory.advertisedSinceClose = false
+        }
+    }
+
+    private mutating func update(_ address: BluetoothAddress, _ change: (inout Accessory) -> Void) {
+        if accessories[address] == nil {
+            if order.count >= maximumAccessories, !order.isEmpty { accessories.removeValue(forKey: order.removeFirst()) }
+            order.append(address)
+        }
+        change(&accessories[address, default: Accessory()])
+    }
+}
