@@ -91,10 +91,7 @@ final class CoAPAttributes {
         timing: ResponseTiming?, packet: PacketInfo
     ) {
         let database = currentDatabase
-        let aid = database?.accessories.first { accessory in
-            accessory.services.contains { $0.characteristics.contains { $0.iid == iid } }
-        }?.aid ?? 1
-        let id = CharacteristicID(aid: aid, iid: iid)
+        let id = database?.characteristicID(iid: iid) ?? CharacteristicID(aid: 1, iid: iid)
         let characteristic = database?.characteristic(id)
         let interpreted = value.map { bytes -> InterpretedValue in
             guard let characteristic, let format = characteristic.format else {

@@ -118,6 +118,12 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
         locations[id].map { accessories[$0.accessory].services[$0.service].characteristics[$0.characteristic] }
     }
 
+    /// The address of the characteristic with `iid` in the first accessory holding one: HAP-BLE
+    /// and HAP over CoAP PDUs name a characteristic by its IID alone. One lookup per accessory.
+    public func characteristicID(iid: UInt64) -> CharacteristicID? {
+        accessories.lazy.map { CharacteristicID(aid: $0.aid, iid: iid) }.first { locations[$0] != nil }
+    }
+
     /// The service holding the characteristic at an address.
     public func service(containing id: CharacteristicID) -> HAPService? {
         locations[id].map { accessories[$0.accessory].services[$0.service] }

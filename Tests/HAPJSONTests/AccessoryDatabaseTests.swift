@@ -65,6 +65,17 @@ func realDatabase(_ name: String) throws -> AccessoryDatabase {
         #expect(aids.allSatisfy { $0 == 1 || $0 > UInt64(UInt32.max) })
     }
 
+    @Test func anIIDAloneNamesTheCharacteristicOfTheFirstAccessoryHoldingIt() throws {
+        let database = try realDatabase("ecobee3_lite")
+        let iids = database.accessories.map { Set($0.services.flatMap { $0.characteristics.map(\.iid) }) }
+        let inFirst = try #require(iids[0].min())
+        let onlyInSecond = try #require(iids[1].subtracting(iids[0]).min())
+        #expect(database.characteristicID(iid: inFirst) == CharacteristicID(aid: 1, iid: inFirst))
+        #expect(database.characteristicID(iid: onlyInSecond) == CharacteristicID(aid: database.accessories[1].aid, iid: onlyInSecond))
+        let absent = (iids.map { $0.max() ?? 0 }.max() ?? 0) + 1
+        #expect(database.characteristicID(iid: absent) == nil)
+    }
+
     @Test func mixedCaseAndShortFormTypesAreNormalised() throws {
         let database = try realDatabase("ecobee3_no_sensors")
         let accessory = try #require(database.accessories.first)
