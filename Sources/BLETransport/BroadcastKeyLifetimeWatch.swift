@@ -48,9 +48,10 @@ struct BroadcastKeyLifetimeWatch {
     /// The accessory stated its GSN (a Get-All answer, a regular advertisement): the first
     /// statement after a generation is the GSN the key's age is counted from.
     mutating func stated(_ gsn: UInt16, by address: BluetoothAddress, packet: PacketInfo) {
-        guard generations[address]?.globalStateNumber == nil, generations[address] != nil else { return }
-        generations[address]?.globalStateNumber = gsn
-        generations[address]?.statedIn = packet
+        guard var generation = generations[address], generation.globalStateNumber == nil else { return }
+        generation.globalStateNumber = gsn
+        generation.statedIn = packet
+        generations[address] = generation
     }
 
     /// The lifetime of the key an encrypted notification from `address` with `gsn` was opened under.
