@@ -28,7 +28,10 @@ Y2K = 946684800
 REQUIRED = {"schema": int, "transport": str, "scenario": str, "accessory": dict, "controllers": list, "connections": list,
             "sessions": list, "advertisements": list, "broadcasts": list, "gatt": list, "att": list, "pdus": list,
             "pairings": list, "misbehaviours": list, "notes": list}
-RULES = {"transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session", "gsn-not-bumped"}
+RULES = {"transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session", "gsn-not-bumped",
+         "broadcast-key-expired"}
+# HomeKitADK HAPBLEAccessoryServer+Broadcast.c (HAP R14 §7.4.7.4): the broadcast key expires after 32,767 GSN increments.
+BROADCAST_KEY_LIFETIME = 32767
 
 
 def read_pcap(path: Path) -> tuple[int, list[tuple[float, int, bytes]]]:
@@ -121,6 +124,7 @@ def verify_scenario(directory: Path, name: str) -> list[str]:
     anomalies = _check_pdus(truth, keys, problems)
     anomalies |= _unauthenticated_reads(truth)
     anomalies |= _unannounced_changes(truth)
+    anomalies |= _expired_broadcast_keys(truth)
     declared = {(m["rule"], m["connection"]) for m in truth["misbehaviours"]}
     if anomalies != declared:
         problems.append(f"reference rule check found {sorted(anomalies)}, truth declares {sorted(declared)}")
@@ -298,6 +302,16 @@ def _unannounced_changes(truth: dict) -> set[tuple[str, int]]:
         if (request["opcode"] == pdu.OP_CHAR_READ and earlier is not None and seen[earlier][request["iid"]] != value
                 and not any(opened[earlier] <= t <= record["time"] for t in gsn_times)):
             found.add(("gsn-not-bumped", connection))
+    return found
+
+
+def _expired_broadcast_keys(truth: dict) -> set[tuple[str, int]]:
+    """Broadcasts sealed 32,767 or more GSN increments (65535 wraps to 1) after the accessory's latest key generation."""
+    found = set()
+    for broadcast in truth["broadcasts"]:
+        keys = [k for k in truth.get("broadcastKeys", []) if k["time"] <= broadcast["time"]]
+        if keys and (broadcast["gsn"] - keys[-1]["gsn"]) % 65535 >= BROADCAST_KEY_LIFETIME:
+            found.add(("broadcast-key-expired", keys[-1]["connection"]))
     return found
 
 
