@@ -27,13 +27,7 @@ public final class ResponsesReport: CaptureReport {
         switch settings.format {
         case .text: writeText()
         case .json:
-            var writer = JSONWriter(reservingCapacity: 4096)
-            writer.beginObject()
-            writer.member("schema", EventJSON.schema)
-            writer.member("command", "responses")
-            writeMembers(into: &writer)
-            writer.endObject()
-            output.write(writer.text + "\n")
+            writeJSONDocument(command: "responses", to: output) { writeMembers(into: &$0) }
         case .ndjson:
             let lines = NDJSONLines(output: output)
             lines.header(command: "responses")

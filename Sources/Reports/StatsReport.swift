@@ -173,20 +173,13 @@ public final class StatsReport: CaptureReport {
     }
 
     private func writeJSON() {
-        var writer = JSONWriter(reservingCapacity: 4096)
-        writer.beginObject()
-        writer.member("schema", EventJSON.schema)
-        writer.member("command", "stats")
-        writer.objects("inputs", inputs) { writer, input in
-            writer.member("name", input.name)
-            writer.member("linkType", input.linkType)
+        writeJSONDocument(command: "stats", to: output) { writer in
+            EventJSON.writeInputs(inputs, into: &writer)
+            writer.objects("connections", connections) { writer, summary in writeConnection(summary, into: &writer) }
+            writer.member("connectionsNotListed", droppedConnections)
+            if let totals { writer.object("totals") { EventJSON.writeTotals(totals, into: &$0) } }
+            writeLimits(into: &writer)
         }
-        writer.objects("connections", connections) { writer, summary in writeConnection(summary, into: &writer) }
-        writer.member("connectionsNotListed", droppedConnections)
-        if let totals { writer.object("totals") { EventJSON.writeTotals(totals, into: &$0) } }
-        writeLimits(into: &writer)
-        writer.endObject()
-        output.write(writer.text + "\n")
     }
 
     private func writeNDJSON() {

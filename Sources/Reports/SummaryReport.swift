@@ -47,42 +47,32 @@ public final class SummaryReport: CaptureReport {
     // MARK: JSON
 
     private func writeJSON(findings: [Finding]?) {
-        var writer = JSONWriter(reservingCapacity: 4096)
-        writer.beginObject()
-        writer.member("schema", EventJSON.schema)
-        writer.member("command", "summary")
-        writer.objects("inputs", model.inputs) { writer, input in
-            writer.member("name", input.name)
-            writer.member("linkType", input.linkType)
-        }
-        if let summary = model.summary {
-            writer.object("totals") { writer in EventJSON.writeTotals(summary, into: &writer) }
-        }
-        writer.objects("accessories", model.accessories) { writer, accessory in writeAccessory(accessory, into: &writer) }
-        writer.objects("connections", model.connections) { writer, connection in writeConnection(connection, into: &writer) }
-        writer.object("pairing") { writer in
-            writePairingCounts(into: &writer)
-            writer.array("exchanges", model.exchanges) { writer, exchange in
-                EventJSON.write(HAPEvent(packet: exchange.steps.last?.packet, kind: .pairingExchange(exchange)), clock: clock, into: &writer)
+        writeJSONDocument(command: "summary", to: output) { writer in
+            EventJSON.writeInputs(model.inputs, into: &writer)
+            if let summary = model.summary {
+                writer.object("totals") { writer in EventJSON.writeTotals(summary, into: &writer) }
             }
+            writer.objects("accessories", model.accessories) { writer, accessory in writeAccessory(accessory, into: &writer) }
+            writer.objects("connections", model.connections) { writer, connection in writeConnection(connection, into: &writer) }
+            writer.object("pairing") { writer in
+                writePairingCounts(into: &writer)
+                writer.array("exchanges", model.exchanges) { writer, exchange in
+                    EventJSON.write(HAPEvent(packet: exchange.steps.last?.packet, kind: .pairingExchange(exchange)), clock: clock, into: &writer)
+                }
+            }
+            writeCounts(into: &writer)
+            writer.array("problems", model.problems) { writer, entry in
+                EventJSON.write(HAPEvent(packet: entry.packet, kind: .problem(entry.problem)), clock: clock, into: &writer)
+            }
+            if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
         }
-        writeCounts(into: &writer)
-        writer.array("problems", model.problems) { writer, entry in
-            EventJSON.write(HAPEvent(packet: entry.packet, kind: .problem(entry.problem)), clock: clock, into: &writer)
-        }
-        if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
-        writer.endObject()
-        output.write(writer.text + "\n")
     }
 
     private func writeNDJSON(findings: [Finding]?) {
         let lines = NDJSONLines(output: output)
         lines.header(command: "summary")
         for input in model.inputs {
-            lines.line("input-opened") { writer in
-                writer.member("name", input.name)
-                writer.member("linkType", input.linkType)
-            }
+            lines.line("input-opened") { EventJSON.writeInput(input, into: &$0) }
         }
         for accessory in model.accessories { lines.line("accessory") { writeAccessory(accessory, into: &$0) } }
         for connection in model.connections { lines.line("connection") { writeConnection(connection, into: &$0) } }

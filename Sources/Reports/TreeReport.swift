@@ -167,14 +167,10 @@ public final class TreeReport: CaptureReport {
     }
 
     private func writeJSON() {
-        var writer = JSONWriter(reservingCapacity: 8192)
-        writer.beginObject()
-        writer.member("schema", EventJSON.schema)
-        writer.member("command", "tree")
-        writer.objects("databases", trees) { writer, tree in writeTree(tree, into: &writer) }
-        writer.member("databasesNotKept", droppedAccessories)
-        writer.endObject()
-        output.write(writer.text + "\n")
+        writeJSONDocument(command: "tree", to: output, reservingCapacity: 8192) { writer in
+            writer.objects("databases", trees) { writer, tree in writeTree(tree, into: &writer) }
+            writer.member("databasesNotKept", droppedAccessories)
+        }
     }
 
     private func writeNDJSON() {
