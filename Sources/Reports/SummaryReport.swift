@@ -10,10 +10,10 @@ import Packets
 /// Built on `CaptureModel`, which keeps memory bounded whatever the capture's size. The findings
 /// line is filled from the audit's findings handed to `finish(findings:)`; without them (nil)
 /// there is no findings line.
-public final class SummaryReport: CaptureReport {
+public final class SummaryReport: EndOfRunReport {
     public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
+    let output: ReportOutput
+    let settings: ReportSettings
     private let model: CaptureModel
     /// How many entries each section lists in text before pointing to the command that lists all.
     public var sectionLimit = 12
@@ -28,25 +28,16 @@ public final class SummaryReport: CaptureReport {
         model.consume(event)
     }
 
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text: writeText(findings: findings)
-        case .json: writeJSON(findings: findings)
-        case .ndjson: writeNDJSON(findings: findings)
-        }
-        output.endOfRecord()
-    }
-
     // MARK: Text
 
-    private func writeText(findings: [Finding]?) {
+    func writeText(findings: [Finding]?) {
         let text = SummaryText(model: model, clock: clock, style: settings.style, limit: sectionLimit)
         output.write(text.lines(findings: findings).joined(separator: "\n") + "\n")
     }
 
     // MARK: JSON
 
-    private func writeJSON(findings: [Finding]?) {
+    func writeJSON(findings: [Finding]?) {
         writeJSONDocument(command: "summary", to: output) { writer in
             EventJSON.writeInputs(model.inputs, into: &writer)
             if let summary = model.summary {
@@ -68,7 +59,7 @@ public final class SummaryReport: CaptureReport {
         }
     }
 
-    private func writeNDJSON(findings: [Finding]?) {
+    func writeNDJSON(findings: [Finding]?) {
         let lines = NDJSONLines(output: output)
         lines.header(command: "summary")
         for input in model.inputs {
