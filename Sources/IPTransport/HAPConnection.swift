@@ -379,23 +379,31 @@ final class HAPConnection {
         let parsedEvent = message.kind == .event ? attributes.parseBody(message, as: CharacteristicEvent.self) : nil
         let databaseRead = message.kind == .response && answered?.endpoint == .accessories && message.status == .ok
             ? attributes.readDatabase(message, deviceID: deviceID) : nil
-        let notificationProblems = message.kind == .event
-            ? judgeNotification(parsedEvent, startingIn: first, requestsKnown: timed) : []
+        // Looked up once for the messages that name characteristics, and handed to each use.
+        let database = message.kind == .event || answered?.endpoint == .characteristics
+            || (target?.endpoint == .characteristics && requestLine?.method == .put)
+            ? attributes.lookUp(deviceID: deviceID) : nil
+        let notificationProblems = if message.kind == .event, let database {
+            judgeNotification(parsedEvent, startingIn: first, database: database, requestsKnown: timed)
+        } else {
+            [NotificationProblem]()
+        }
         context.emit(.httpMessage(HTTPMessageEvent(
             connection: info, direction: channel.direction, message: message, encrypted: encrypted,
             firstPacket: first, lastPacket: last,
             request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
             notificationProblems: notificationProblems,
-            bodyWithoutSecrets: bodyWithoutSecrets(message, target: target, method: requestLine?.method, answering: answered, databaseRead: databaseRead))), last)
+            bodyWithoutSecrets: bodyWithoutSecrets(
+                message, target: target, method: requestLine?.method, answering: answered, database: database, databaseRead: databaseRead))), last)
 
         switch message.kind {
         case .request:
             if let requestLine { handleRequest(message, line: requestLine, target: target, packet: last) }
         case .response:
-            if let answered { handleResponse(message, to: answered, databaseRead: databaseRead, packet: last) }
+            if let answered { handleResponse(message, to: answered, database: database, databaseRead: databaseRead, packet: last) }
         case .event:
-            attributes.event(message, parsed: parsedEvent, deviceID: deviceID, packet: last)
+            if let database { attributes.event(message, parsed: parsedEvent, database: database, packet: last) }
         }
     }
 
@@ -403,7 +411,7 @@ final class HAPConnection {
     /// (nil when it holds none, or when the user asked for secrets).
     private func bodyWithoutSecrets(
         _ message: HTTPMessage, target: HAPRequestTarget?, method: HTTPMethod?, answering request: PendingRequest?,
-        databaseRead: AttributeTracker.DatabaseRead?
+        database: AttributeTracker.FoundDatabase?, databaseRead: AttributeTracker.DatabaseRead?
     ) -> HTTPMessageEvent.BodyWithoutSecrets? {
         guard !context.configuration.revealsSessionKeys else { return nil }
         let written: Bool
@@ -420,8 +428,7 @@ final class HAPConnection {
             written = false
         }
         return CharacteristicBodySecrets.withoutSecrets(
-            message, databaseWithSecrets: attributes.databaseWithSecretValues(deviceID: deviceID),
-            written: written, limits: context.limits.json)
+            message, databaseWithSecrets: database?.databaseWithSecretValues, written: written, limits: context.limits.json)
     }
 
     private func handleRequest(_ message: HTTPMessage, line: HTTPRequestLine, target: HAPRequestTarget?, packet: PacketInfo) {
@@ -445,19 +452,22 @@ final class HAPConnection {
         }
     }
 
-    private func handleResponse(_ message: HTTPMessage, to request: PendingRequest, databaseRead: AttributeTracker.DatabaseRead?, packet: PacketInfo) {
+    private func handleResponse(
+        _ message: HTTPMessage, to request: PendingRequest, database: AttributeTracker.FoundDatabase?,
+        databaseRead: AttributeTracker.DatabaseRead?, packet: PacketInfo
+    ) {
         switch request.endpoint {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: request.endpoint, direction: .accessoryToController, packet: packet)
         case .accessories? where message.status == .ok:
             if let databaseRead { attributes.accessoryDatabase(message, read: databaseRead, deviceID: deviceID, packet: packet) }
         case .characteristics? where request.method == "PUT":
-            attributes.writeResults(message, for: request, deviceID: deviceID, packet: packet)
+            if let database { attributes.writeResults(message, for: request, database: database, packet: packet) }
             if let writes = request.writes, let status = message.status {
                 notifications.writeAnswered(writes, status: status, packet: packet)
             }
         case .characteristics? where message.status == .ok || message.status == .multiStatus:
-            attributes.readResponse(message, for: request, deviceID: deviceID, packet: packet)
+            if let database { attributes.readResponse(message, for: request, database: database, packet: packet) }
         default:
             break
         }
@@ -468,11 +478,12 @@ final class HAPConnection {
     /// by the attribute tracker). The pending request counts only while `requestsKnown`: after
     /// lost messages the oldest request may have been answered unseen.
     private func judgeNotification(
-        _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, requestsKnown: Bool
+        _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, database: AttributeTracker.FoundDatabase,
+        requestsKnown: Bool
     ) -> [NotificationProblem] {
         // Read in place: a list of the ids would cost an allocation per EVENT.
         let ids = ((try? parsed?.get())?.entries ?? []).lazy.map(\.id)
-        let database = attributes.typingDatabase(deviceID: deviceID, packet: packet)
+        attributes.announceIfBorrowed(database, packet: packet)
         return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.database?.characteristic($0)?.type }
     }
 
