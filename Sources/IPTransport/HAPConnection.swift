@@ -24,9 +24,6 @@ final class HAPConnection {
     private var requests: RequestLedger
     private let attributes: AttributeTracker
     private var notifications = NotificationMonitor()
-    /// Directions that lost bytes to the capture, a failed frame or unparsable HTTP: their
-    /// messages may be missing, so requests and responses can no longer be paired for timing.
-    private var lostData: Set<HAPDirection> = []
     private var encryptionStarted = false
     private var httpMessageCount = 0
     /// A session the capture began inside, while its directions are being joined.
@@ -46,6 +43,11 @@ final class HAPConnection {
         var encryptionStartOffset: Int?
         /// A direction joined mid-way, until its plaintext reaches the start of a message.
         var resynchronising: Resynchronisation?
+        /// Bytes lost to the capture, a failed frame or unparsable HTTP: messages may be missing,
+        /// so requests and responses can no longer be paired for timing. A flag per side rather
+        /// than a set in the connection: the set's accesses were checked at run time for every
+        /// message, a Bool's are proved exclusive at compile time.
+        var lostData = false
 
         init(_ direction: HAPDirection, limits: HTTPLimits) {
             self.direction = direction
@@ -123,7 +125,7 @@ final class HAPConnection {
     /// still decrypting. Asked once the connection ends: while a frame's plaintext is handed on,
     /// its channel holds no decryptor.
     private func seenWholeAtClose(_ direction: HAPDirection) -> Bool {
-        !lostData.contains(direction) && (side(direction).frames?.isDecrypting ?? true)
+        !side(direction).lostData && (side(direction).frames?.isDecrypting ?? true)
     }
 
     private func side(_ direction: HAPDirection) -> Side {
@@ -161,7 +163,7 @@ final class HAPConnection {
     func gap(_ byteCount: UInt64, direction tcpDirection: TCPDirection, packet: PacketInfo) {
         let side = side(hapDirection(tcpDirection))
         side.tcpOffset += Int(clamping: byteCount)
-        lostData.insert(side.direction)
+        side.lostData = true
         context.emit(.problem(CaptureProblem(.streamGap,
             "\(info) \(side.direction): \(byteCount) bytes missing from the capture; analysis resumes after them",
             connection: info, direction: side.direction)), packet)
@@ -375,7 +377,7 @@ final class HAPConnection {
         let requestLine = message.requestLine
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
         // A direction that could not be decrypted at all yields no messages to pair.
-        let timed = lostData.isEmpty
+        let timed = !sides.contains { $0.lostData }
         let parsedEvent = message.kind == .event ? attributes.parseBody(message, as: CharacteristicEvent.self) : nil
         let databaseRead = message.kind == .response && answered?.endpoint == .accessories && message.status == .ok
             ? attributes.readDatabase(message, deviceID: deviceID) : nil
@@ -545,14 +547,14 @@ extension HAPConnection: HTTPChannelReceiver {
 
     func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo) {
         guard bytes.reason != .emptyLines else { return }
-        lostData.insert(channel.direction)
+        side(channel.direction).lostData = true
         context.emit(.problem(CaptureProblem(.undecodableHTTP,
             "\(info) \(channel.direction): \(bytes.range.count) bytes at stream offset \(bytes.range.lowerBound) skipped (\(bytes.reason))",
             connection: info, direction: channel.direction)), packet)
     }
 
     func channel(_ channel: HTTPChannel, failed error: DecodeError, packet: PacketInfo) {
-        lostData.insert(channel.direction)
+        side(channel.direction).lostData = true
         if let limit = error.limit {
             context.limitReached(limit, "\(info) \(channel.direction): an HTTP limit was reached: \(error)", packet)
         }
@@ -577,7 +579,7 @@ extension HAPConnection: EncryptedChannelReceiver {
     }
 
     func channelLostFrame(_ channel: EncryptedChannel, packet: PacketInfo) {
-        lostData.insert(channel.direction)
+        side(channel.direction).lostData = true
         guard side(channel.direction).resynchronising == nil else { return }
         side(channel.direction).http.skip(1, packet: packet, to: self)
     }
@@ -591,7 +593,7 @@ extension HAPConnection: EncryptedChannelReceiver {
     }
 
     func channel(_ channel: EncryptedChannel, problem: SessionProblemEvent.Kind, counter: UInt64?, _ message: String, packet: PacketInfo) {
-        if problem != .oversizeFrame { lostData.insert(channel.direction) }
+        if problem != .oversizeFrame { side(channel.direction).lostData = true }
         sessionProblem(problem, channel.direction, counter: counter, message, packet)
     }
 
