@@ -172,7 +172,7 @@ package final class BLETransport {
         let connection = latestConnectionByAccessory[accessory] ?? ConnectionInfo(
             id: 0, transport: .bluetoothLE(connectionHandle: 0), controller: .bluetooth(localAddress ?? Self.unknownAddress), accessory: accessory)
         let id = CharacteristicID(aid: 1, iid: UInt64(iid))
-        let characteristic = context.databases.database(deviceID: deviceID, accessory: accessory, input: context.currentInput)?.0.characteristic(id)
+        let characteristic = context.databases.found(deviceID: deviceID, accessory: accessory, input: context.currentInput)?.database.characteristic(id)
         let type = characteristic?.type
         let definition = type.flatMap { HAPCatalog.characteristic($0) }
         let format = characteristic?.metadata.format ?? definition?.format

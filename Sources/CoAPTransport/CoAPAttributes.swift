@@ -80,8 +80,18 @@ final class CoAPAttributes {
             diff: database.flatMap { new in previous.map { AccessoryDatabaseDiff(from: $0, to: new) } }, bodyByteCount: body.count)), packet)
     }
 
-    private var currentDatabase: AccessoryDatabase? {
-        context.databases.database(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)?.0
+    /// The database last found, with the generation of the run's databases and the input it was
+    /// found for: the answer changes only when a database is stored or another input is read, so
+    /// it is not found again (with the device ID upper-cased) for every activity.
+    private var found: (generation: Int, input: String?, database: AccessoryDatabase?)?
+
+    private func currentDatabase() -> AccessoryDatabase? {
+        let generation = context.databases.generation
+        let input = context.currentInput
+        if let found, found.generation == generation, found.input == input { return found.database }
+        let database = context.databases.found(deviceID: deviceID, accessory: info.accessory, input: input)?.database
+        found = (generation, input, database)
+        return database
     }
 
     // MARK: Characteristics
@@ -90,7 +100,7 @@ final class CoAPAttributes {
         _ kind: CharacteristicActivity.Kind, iid: UInt64, value: [UInt8]?, status: HAPJSON.HAPStatus?, requestPacket: PacketInfo?,
         timing: ResponseTiming?, packet: PacketInfo
     ) {
-        let database = currentDatabase
+        let database = currentDatabase()
         let id = database?.characteristicID(iid: iid) ?? CharacteristicID(aid: 1, iid: iid)
         let characteristic = database?.characteristic(id)
         let interpreted = value.map { bytes -> InterpretedValue in

@@ -37,14 +37,6 @@ package struct AccessoryDatabases {
         keysByAccessory[accessory] = key
     }
 
-    /// The database a connection's characteristics are typed against, and where it came from:
-    /// one this run read (by device id, then by the accessory's address), else one supplied (by
-    /// device id without regard to case, by address, else the dump that names no accessory).
-    /// `input` is the file being read: a database read in another file is said to come from it.
-    package func database(deviceID: String?, accessory: PeerAddress, input: String?) -> (AccessoryDatabase, AccessoryDatabaseEvent.Source)? {
-        found(deviceID: deviceID, accessory: accessory, input: input).map { ($0.database, $0.source) }
-    }
-
     /// A database found, with the serial that tells whether a later lookup found the same one.
     package struct Found {
         package let database: AccessoryDatabase
@@ -53,7 +45,11 @@ package struct AccessoryDatabases {
         package let serial: Int
     }
 
-    /// `database(deviceID:accessory:input:)`, with the serial of what it found.
+    /// The database a connection's characteristics are typed against, where it came from, and
+    /// its serial: one this run read (by device id, then by the accessory's address), else one
+    /// supplied (by device id without regard to case, by address, else the dump that names no
+    /// accessory). `input` is the file being read: a database read in another file is said to
+    /// come from it.
     package func found(deviceID: String?, accessory: PeerAddress, input: String?) -> Found? {
         let key = deviceID?.uppercased() ?? accessory.description
         if let entry = entries[key] ?? keysByAccessory[accessory].flatMap({ entries[$0] }) {

@@ -24,6 +24,10 @@ package final class AnalysisContext {
     /// so that a connection's number is its own in the whole run and follows first packets.
     private var connectionCount = 0
     private var order = CaptureOrderBuffer()
+    /// `order.isPassingThrough`, kept after each change of `order`: an event emitted while
+    /// nothing is held reads this flag alone, whose accesses need no run-time exclusivity check,
+    /// where an access to the buffer itself is checked.
+    private var passesEventsThrough = true
     private let sink: (HAPEvent) -> Void
 
     package init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
@@ -44,10 +48,12 @@ package final class AnalysisContext {
 
     package func emit(_ kind: HAPEvent.Kind, _ packet: PacketInfo?) {
         let event = HAPEvent(packet: packet, kind: kind)
-        if order.isPassingThrough {
+        if passesEventsThrough {
             sink(event)
         } else {
-            order.take(event).forEach(sink)
+            let leaving = order.take(event)
+            passesEventsThrough = order.isPassingThrough
+            leaving.forEach(sink)
         }
     }
 
@@ -55,16 +61,21 @@ package final class AnalysisContext {
     /// that the stream stays in capture order (`CaptureOrderBuffer`).
     package func hold(_ hold: CaptureOrderBuffer.Hold, from packet: PacketInfo) {
         order.hold(hold, from: packet)
+        passesEventsThrough = order.isPassingThrough
     }
 
     /// The holder replayed what it held, or gave up.
     package func release(_ hold: CaptureOrderBuffer.Hold) {
-        order.release(hold).forEach(sink)
+        let leaving = order.release(hold)
+        passesEventsThrough = order.isPassingThrough
+        leaving.forEach(sink)
     }
 
     /// The run is ending: whatever still waits leaves.
     package func drainHeldEvents() {
-        order.drain().forEach(sink)
+        let leaving = order.drain()
+        passesEventsThrough = order.isPassingThrough
+        leaving.forEach(sink)
     }
 
     package func accessoryLTPK(_ pairingID: String) -> [UInt8]? {

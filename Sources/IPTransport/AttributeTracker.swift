@@ -30,6 +30,9 @@ final class AttributeTracker {
         let serial: Int?
         let holdsSecretValues: Bool
 
+        /// The database when it has characteristics whose values carry key material.
+        var databaseWithSecretValues: AccessoryDatabase? { holdsSecretValues ? database : nil }
+
         /// - Parameter previous: the connection's last lookup: when it found the same database,
         ///   whether that holds secret values is known (a scan of every characteristic, made again
         ///   only for a database not seen yet: any connection's `/accessories` starts a new lookup).
@@ -115,29 +118,29 @@ final class AttributeTracker {
     // MARK: Characteristics
 
     /// HAP: `GET /characteristics` answered with 200 or 207: one read per entry.
-    func readResponse(_ message: HTTPMessage, for request: PendingRequest, deviceID: String?, packet: PacketInfo) {
+    func readResponse(_ message: HTTPMessage, for request: PendingRequest, database: FoundDatabase, packet: PacketInfo) {
         guard let response = decodeBody(message, packet: packet, as: CharacteristicReadResponse.self, kind: .readResponse, request: request)
         else { return }
-        let database = typingDatabase(deviceID: deviceID, packet: packet)
+        announceIfBorrowed(database, packet: packet)
         for entry in response.entries {
-            activity(.read, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
+            activity(.read, entry.id, value: entry.value, status: entry.status, packet: packet, database: database)
         }
     }
 
     /// HAP: an `EVENT/1.0` notification: one event per entry. `parsed` is its body, read once
     /// before the message was reported (the notification checks need the characteristics it
     /// names); a body that is not HAP JSON is reported here.
-    func event(_ message: HTTPMessage, parsed: Result<CharacteristicEvent, DecodeError>?, deviceID: String?, packet: PacketInfo) {
+    func event(_ message: HTTPMessage, parsed: Result<CharacteristicEvent, DecodeError>?, database: FoundDatabase, packet: PacketInfo) {
         guard let event = report(parsed, of: message, packet: packet, kind: .event) else { return }
-        let database = typingDatabase(deviceID: deviceID, packet: packet)
+        announceIfBorrowed(database, packet: packet)
         for entry in event.entries {
-            activity(.event, entry.id, value: entry.value, status: entry.status, deviceID: deviceID, packet: packet, database: database)
+            activity(.event, entry.id, value: entry.value, status: entry.status, packet: packet, database: database)
         }
     }
 
     /// HAP: the answer to `PUT /characteristics`: 204 for all written, 207 with a status per
     /// entry, anything else a failure of the whole write.
-    func writeResults(_ message: HTTPMessage, for request: PendingRequest, deviceID: String?, packet: PacketInfo) {
+    func writeResults(_ message: HTTPMessage, for request: PendingRequest, database: FoundDatabase, packet: PacketInfo) {
         guard let writes = request.writes else { return }
         var statuses: [CharacteristicID: HAPStatus] = [:]
         if message.status == .multiStatus,
@@ -145,38 +148,39 @@ final class AttributeTracker {
             for entry in response.entries { statuses[entry.id] = entry.status }
         }
         let failedWhole = ![HTTPStatus.noContent, .multiStatus, .ok].contains(message.status)
-        let database = typingDatabase(deviceID: deviceID, packet: packet)
+        announceIfBorrowed(database, packet: packet)
         for entry in writes.entries {
             let status = failedWhole ? HAPStatus.unableToCommunicate : statuses[entry.id]
             if entry.value != nil {
-                activity(.write, entry.id, value: entry.value, status: status, deviceID: deviceID, packet: packet, database: database, request: request)
+                activity(.write, entry.id, value: entry.value, status: status, packet: packet, database: database, request: request)
             }
             if let events = entry.eventsEnabled {
-                activity(events ? .subscribe : .unsubscribe, entry.id, value: nil, status: status, deviceID: deviceID, packet: packet,
-                         database: database, request: request)
+                activity(events ? .subscribe : .unsubscribe, entry.id, value: nil, status: status, packet: packet, database: database,
+                         request: request)
             }
         }
     }
 
     /// The writes of a request the accessory never answered, when the connection ended.
     func unansweredWrites(_ request: PendingRequest, deviceID: String?, packet: PacketInfo) {
-        let database = typingDatabase(deviceID: deviceID, packet: packet)
+        let database = lookUp(deviceID: deviceID)
+        announceIfBorrowed(database, packet: packet)
         for entry in request.writes?.entries ?? [] where entry.value != nil {
-            activity(.write, entry.id, value: entry.value, status: nil, deviceID: deviceID, packet: packet, database: database,
-                     request: request, answered: false)
+            activity(.write, entry.id, value: entry.value, status: nil, packet: packet, database: database, request: request,
+                     answered: false)
         }
     }
 
     private func activity(
-        _ kind: CharacteristicActivity.Kind, _ id: CharacteristicID, value: JSONValue?, status: HAPStatus?, deviceID: String?,
-        packet: PacketInfo, database: FoundDatabase, request: PendingRequest? = nil, answered: Bool = true
+        _ kind: CharacteristicActivity.Kind, _ id: CharacteristicID, value: JSONValue?, status: HAPStatus?, packet: PacketInfo,
+        database: FoundDatabase, request: PendingRequest? = nil, answered: Bool = true
     ) {
         let characteristic = database.database?.characteristic(id)
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
         let (shown, structure) = CharacteristicValueStructure.read(
             interpreted, type: characteristic?.type, kind: kind, revealSecrets: context.configuration.revealsSessionKeys)
         context.emit(.characteristic(CharacteristicActivity(
-            connection: info, deviceID: deviceID, kind: kind, id: id, type: characteristic?.type,
+            connection: info, deviceID: database.deviceID, kind: kind, id: id, type: characteristic?.type,
             name: characteristic?.name, unit: characteristic?.unit, format: characteristic?.format,
             value: shown, structure: structure,
             status: status.flatMap { $0 == .success ? nil : $0 },
@@ -188,34 +192,28 @@ final class AttributeTracker {
         }
     }
 
-    /// The accessory database this connection's characteristics are typed against; one this
-    /// connection's input did not read (an earlier file's, or one supplied) is announced once,
-    /// with where it came from.
-    func typingDatabase(deviceID: String?, packet: PacketInfo) -> FoundDatabase {
-        let found = lookUp(deviceID: deviceID)
-        if found.source != .response, !announcedBorrowedDatabase, let database = found.database {
-            announcedBorrowedDatabase = true
-            context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
-                connection: info, deviceID: deviceID, database: database, error: nil, diff: nil, bodyByteCount: 0, source: found.source)), packet)
-        }
-        return found
-    }
-
-    /// The connection's database when it has characteristics whose values carry key material.
-    func databaseWithSecretValues(deviceID: String?) -> AccessoryDatabase? {
-        let found = lookUp(deviceID: deviceID)
-        return found.holdsSecretValues ? found.database : nil
-    }
-
-    private func lookUp(deviceID: String?) -> FoundDatabase {
+    /// The accessory database this connection's characteristics are typed against. Looked up
+    /// once per message and handed to each use: its answer changes only when a database is
+    /// stored or the device ID is learned, which no use within a message does.
+    func lookUp(deviceID: String?) -> FoundDatabase {
         let generation = context.databases.generation
-        if let found, found.deviceID == deviceID, found.generation == generation, found.input == context.currentInput {
+        let input = context.currentInput
+        if let found, found.deviceID == deviceID, found.generation == generation, found.input == input {
             return found
         }
-        let lookup = context.databases.found(deviceID: deviceID, accessory: info.accessory, input: context.currentInput)
-        let new = FoundDatabase(deviceID: deviceID, generation: generation, input: context.currentInput, found: lookup, previous: found)
+        let lookup = context.databases.found(deviceID: deviceID, accessory: info.accessory, input: input)
+        let new = FoundDatabase(deviceID: deviceID, generation: generation, input: input, found: lookup, previous: found)
         found = new
         return new
+    }
+
+    /// A database this connection's input did not read (an earlier file's, or one supplied) is
+    /// announced once, with where it came from, before the first characteristic typed by it.
+    func announceIfBorrowed(_ found: FoundDatabase, packet: PacketInfo) {
+        guard found.source != .response, !announcedBorrowedDatabase, let database = found.database else { return }
+        announcedBorrowedDatabase = true
+        context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
+            connection: info, deviceID: found.deviceID, database: database, error: nil, diff: nil, bodyByteCount: 0, source: found.source)), packet)
     }
 
     /// Decodes a JSON body in place, reporting a failure as a problem naming the packet, with the

@@ -24,9 +24,6 @@ final class HAPConnection {
     private var requests: RequestLedger
     private let attributes: AttributeTracker
     private var notifications = NotificationMonitor()
-    /// Directions that lost bytes to the capture, a failed frame or unparsable HTTP: their
-    /// messages may be missing, so requests and responses can no longer be paired for timing.
-    private var lostData: Set<HAPDirection> = []
     private var encryptionStarted = false
     private var httpMessageCount = 0
     /// A session the capture began inside, while its directions are being joined.
@@ -46,6 +43,11 @@ final class HAPConnection {
         var encryptionStartOffset: Int?
         /// A direction joined mid-way, until its plaintext reaches the start of a message.
         var resynchronising: Resynchronisation?
+        /// Bytes lost to the capture, a failed frame or unparsable HTTP: messages may be missing,
+        /// so requests and responses can no longer be paired for timing. A flag per side rather
+        /// than a set in the connection: the set's accesses were checked at run time for every
+        /// message, a Bool's are proved exclusive at compile time.
+        var lostData = false
 
         init(_ direction: HAPDirection, limits: HTTPLimits) {
             self.direction = direction
@@ -123,7 +125,7 @@ final class HAPConnection {
     /// still decrypting. Asked once the connection ends: while a frame's plaintext is handed on,
     /// its channel holds no decryptor.
     private func seenWholeAtClose(_ direction: HAPDirection) -> Bool {
-        !lostData.contains(direction) && (side(direction).frames?.isDecrypting ?? true)
+        !side(direction).lostData && (side(direction).frames?.isDecrypting ?? true)
     }
 
     private func side(_ direction: HAPDirection) -> Side {
@@ -161,7 +163,7 @@ final class HAPConnection {
     func gap(_ byteCount: UInt64, direction tcpDirection: TCPDirection, packet: PacketInfo) {
         let side = side(hapDirection(tcpDirection))
         side.tcpOffset += Int(clamping: byteCount)
-        lostData.insert(side.direction)
+        side.lostData = true
         context.emit(.problem(CaptureProblem(.streamGap,
             "\(info) \(side.direction): \(byteCount) bytes missing from the capture; analysis resumes after them",
             connection: info, direction: side.direction)), packet)
@@ -375,27 +377,35 @@ final class HAPConnection {
         let requestLine = message.requestLine
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
         // A direction that could not be decrypted at all yields no messages to pair.
-        let timed = lostData.isEmpty
+        let timed = !sides.contains { $0.lostData }
         let parsedEvent = message.kind == .event ? attributes.parseBody(message, as: CharacteristicEvent.self) : nil
         let databaseRead = message.kind == .response && answered?.endpoint == .accessories && message.status == .ok
             ? attributes.readDatabase(message, deviceID: deviceID) : nil
-        let notificationProblems = message.kind == .event
-            ? judgeNotification(parsedEvent, startingIn: first, requestsKnown: timed) : []
+        // Looked up once for the messages that name characteristics, and handed to each use.
+        let database = message.kind == .event || answered?.endpoint == .characteristics
+            || (target?.endpoint == .characteristics && requestLine?.method == .put)
+            ? attributes.lookUp(deviceID: deviceID) : nil
+        let notificationProblems = if message.kind == .event, let database {
+            judgeNotification(parsedEvent, startingIn: first, database: database, requestsKnown: timed)
+        } else {
+            [NotificationProblem]()
+        }
         context.emit(.httpMessage(HTTPMessageEvent(
             connection: info, direction: channel.direction, message: message, encrypted: encrypted,
             firstPacket: first, lastPacket: last,
             request: answered.map { .init(method: $0.method, target: $0.target, packet: $0.packet) },
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
             notificationProblems: notificationProblems,
-            bodyWithoutSecrets: bodyWithoutSecrets(message, target: target, method: requestLine?.method, answering: answered, databaseRead: databaseRead))), last)
+            bodyWithoutSecrets: bodyWithoutSecrets(
+                message, target: target, method: requestLine?.method, answering: answered, database: database, databaseRead: databaseRead))), last)
 
         switch message.kind {
         case .request:
             if let requestLine { handleRequest(message, line: requestLine, target: target, packet: last) }
         case .response:
-            if let answered { handleResponse(message, to: answered, databaseRead: databaseRead, packet: last) }
+            if let answered { handleResponse(message, to: answered, database: database, databaseRead: databaseRead, packet: last) }
         case .event:
-            attributes.event(message, parsed: parsedEvent, deviceID: deviceID, packet: last)
+            if let database { attributes.event(message, parsed: parsedEvent, database: database, packet: last) }
         }
     }
 
@@ -403,7 +413,7 @@ final class HAPConnection {
     /// (nil when it holds none, or when the user asked for secrets).
     private func bodyWithoutSecrets(
         _ message: HTTPMessage, target: HAPRequestTarget?, method: HTTPMethod?, answering request: PendingRequest?,
-        databaseRead: AttributeTracker.DatabaseRead?
+        database: AttributeTracker.FoundDatabase?, databaseRead: AttributeTracker.DatabaseRead?
     ) -> HTTPMessageEvent.BodyWithoutSecrets? {
         guard !context.configuration.revealsSessionKeys else { return nil }
         let written: Bool
@@ -420,8 +430,7 @@ final class HAPConnection {
             written = false
         }
         return CharacteristicBodySecrets.withoutSecrets(
-            message, databaseWithSecrets: attributes.databaseWithSecretValues(deviceID: deviceID),
-            written: written, limits: context.limits.json)
+            message, databaseWithSecrets: database?.databaseWithSecretValues, written: written, limits: context.limits.json)
     }
 
     private func handleRequest(_ message: HTTPMessage, line: HTTPRequestLine, target: HAPRequestTarget?, packet: PacketInfo) {
@@ -445,19 +454,22 @@ final class HAPConnection {
         }
     }
 
-    private func handleResponse(_ message: HTTPMessage, to request: PendingRequest, databaseRead: AttributeTracker.DatabaseRead?, packet: PacketInfo) {
+    private func handleResponse(
+        _ message: HTTPMessage, to request: PendingRequest, database: AttributeTracker.FoundDatabase?,
+        databaseRead: AttributeTracker.DatabaseRead?, packet: PacketInfo
+    ) {
         switch request.endpoint {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: request.endpoint, direction: .accessoryToController, packet: packet)
         case .accessories? where message.status == .ok:
             if let databaseRead { attributes.accessoryDatabase(message, read: databaseRead, deviceID: deviceID, packet: packet) }
         case .characteristics? where request.method == "PUT":
-            attributes.writeResults(message, for: request, deviceID: deviceID, packet: packet)
+            if let database { attributes.writeResults(message, for: request, database: database, packet: packet) }
             if let writes = request.writes, let status = message.status {
                 notifications.writeAnswered(writes, status: status, packet: packet)
             }
         case .characteristics? where message.status == .ok || message.status == .multiStatus:
-            attributes.readResponse(message, for: request, deviceID: deviceID, packet: packet)
+            if let database { attributes.readResponse(message, for: request, database: database, packet: packet) }
         default:
             break
         }
@@ -468,11 +480,12 @@ final class HAPConnection {
     /// by the attribute tracker). The pending request counts only while `requestsKnown`: after
     /// lost messages the oldest request may have been answered unseen.
     private func judgeNotification(
-        _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, requestsKnown: Bool
+        _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, database: AttributeTracker.FoundDatabase,
+        requestsKnown: Bool
     ) -> [NotificationProblem] {
         // Read in place: a list of the ids would cost an allocation per EVENT.
         let ids = ((try? parsed?.get())?.entries ?? []).lazy.map(\.id)
-        let database = attributes.typingDatabase(deviceID: deviceID, packet: packet)
+        attributes.announceIfBorrowed(database, packet: packet)
         return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.database?.characteristic($0)?.type }
     }
 
@@ -534,14 +547,14 @@ extension HAPConnection: HTTPChannelReceiver {
 
     func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo) {
         guard bytes.reason != .emptyLines else { return }
-        lostData.insert(channel.direction)
+        side(channel.direction).lostData = true
         context.emit(.problem(CaptureProblem(.undecodableHTTP,
             "\(info) \(channel.direction): \(bytes.range.count) bytes at stream offset \(bytes.range.lowerBound) skipped (\(bytes.reason))",
             connection: info, direction: channel.direction)), packet)
     }
 
     func channel(_ channel: HTTPChannel, failed error: DecodeError, packet: PacketInfo) {
-        lostData.insert(channel.direction)
+        side(channel.direction).lostData = true
         if let limit = error.limit {
             context.limitReached(limit, "\(info) \(channel.direction): an HTTP limit was reached: \(error)", packet)
         }
@@ -566,7 +579,7 @@ extension HAPConnection: EncryptedChannelReceiver {
     }
 
     func channelLostFrame(_ channel: EncryptedChannel, packet: PacketInfo) {
-        lostData.insert(channel.direction)
+        side(channel.direction).lostData = true
         guard side(channel.direction).resynchronising == nil else { return }
         side(channel.direction).http.skip(1, packet: packet, to: self)
     }
@@ -580,7 +593,7 @@ extension HAPConnection: EncryptedChannelReceiver {
     }
 
     func channel(_ channel: EncryptedChannel, problem: SessionProblemEvent.Kind, counter: UInt64?, _ message: String, packet: PacketInfo) {
-        if problem != .oversizeFrame { lostData.insert(channel.direction) }
+        if problem != .oversizeFrame { side(channel.direction).lostData = true }
         sessionProblem(problem, channel.direction, counter: counter, message, packet)
     }
 

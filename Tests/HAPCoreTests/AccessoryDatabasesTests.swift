@@ -16,8 +16,8 @@ struct AccessoryDatabasesTests {
         return (try AccessoryDatabase(parsing: &cursor), body)
     }
 
-    private func name(_ found: (AccessoryDatabase, AccessoryDatabaseEvent.Source)?) -> String? {
-        found?.0.accessories.first?.name
+    private func name(_ found: AccessoryDatabases.Found?) -> String? {
+        found?.database.accessories.first?.name
     }
 
     @Test("a stored database is found under its accessory's key, with the body it was read from")
@@ -47,10 +47,10 @@ struct AccessoryDatabasesTests {
         var databases = AccessoryDatabases()
         let (lamp, body) = try database("Lamp")
         databases.store(lamp, body: body, for: "1A:2B:3C:4D:5E:6F", accessory: Self.bridge, input: "a.pcap")
-        let found = databases.database(deviceID: nil, accessory: Self.bridge, input: "a.pcap")
+        let found = databases.found(deviceID: nil, accessory: Self.bridge, input: "a.pcap")
         #expect(name(found) == "Lamp")
-        #expect(found?.1 == .response)
-        #expect(databases.database(deviceID: nil, accessory: Self.lamp, input: "a.pcap") == nil, "another address")
+        #expect(found?.source == .response)
+        #expect(databases.found(deviceID: nil, accessory: Self.lamp, input: "a.pcap") == nil, "another address")
     }
 
     @Test("a database read in an earlier input is said to come from that input")
@@ -58,9 +58,9 @@ struct AccessoryDatabasesTests {
         var databases = AccessoryDatabases()
         let (lamp, body) = try database("Lamp")
         databases.store(lamp, body: body, for: "1A:2B:3C:4D:5E:6F", accessory: Self.bridge, input: "morning.pcap")
-        let byID = databases.database(deviceID: "1a:2b:3c:4d:5e:6f", accessory: Self.lamp, input: "evening.pcap")
+        let byID = databases.found(deviceID: "1a:2b:3c:4d:5e:6f", accessory: Self.lamp, input: "evening.pcap")
         #expect(name(byID) == "Lamp")
-        #expect(byID?.1 == .earlierInput("morning.pcap"))
+        #expect(byID?.source == .earlierInput("morning.pcap"))
     }
 
     @Test("supplied databases are matched by device ID, then address, then the dump that names no accessory")
@@ -73,12 +73,12 @@ struct AccessoryDatabasesTests {
             SuppliedDatabase(database: lamp, deviceID: nil, accessory: Self.lamp, source: "home.pcap, accessory 192.168.1.51:51826"),
             SuppliedDatabase(database: dump, deviceID: nil, accessory: nil, source: "dump.json"),
         ])
-        let byID = databases.database(deviceID: "1a:2b:3c:4d:5e:6f", accessory: Self.lamp, input: "now.pcap")
+        let byID = databases.found(deviceID: "1a:2b:3c:4d:5e:6f", accessory: Self.lamp, input: "now.pcap")
         #expect(name(byID) == "Bridge", "device IDs compare without regard to case, and before addresses")
-        #expect(byID?.1 == .supplied("home.pcap, accessory 1A:2B:3C:4D:5E:6F"))
-        #expect(name(databases.database(deviceID: nil, accessory: Self.lamp, input: "now.pcap")) == "Lamp")
+        #expect(byID?.source == .supplied("home.pcap, accessory 1A:2B:3C:4D:5E:6F"))
+        #expect(name(databases.found(deviceID: nil, accessory: Self.lamp, input: "now.pcap")) == "Lamp")
         let other = PeerAddress.ip(Endpoint(address: .v4(0x0A00_0002), port: 80))
-        #expect(name(databases.database(deviceID: "AA:AA:AA:AA:AA:AA", accessory: other, input: "now.pcap")) == "Dump")
+        #expect(name(databases.found(deviceID: "AA:AA:AA:AA:AA:AA", accessory: other, input: "now.pcap")) == "Dump")
     }
 
     @Test("a database the run read comes before one supplied")
@@ -86,8 +86,8 @@ struct AccessoryDatabasesTests {
         let (read, body) = try database("Read")
         let (given, _) = try database("Given")
         var databases = AccessoryDatabases(supplied: [SuppliedDatabase(database: given, deviceID: nil, accessory: nil, source: "dump.json")])
-        #expect(name(databases.database(deviceID: nil, accessory: Self.bridge, input: "a.pcap")) == "Given")
+        #expect(name(databases.found(deviceID: nil, accessory: Self.bridge, input: "a.pcap")) == "Given")
         databases.store(read, body: body, for: Self.bridge.description, accessory: Self.bridge, input: "a.pcap")
-        #expect(name(databases.database(deviceID: nil, accessory: Self.bridge, input: "a.pcap")) == "Read")
+        #expect(name(databases.found(deviceID: nil, accessory: Self.bridge, input: "a.pcap")) == "Read")
     }
 }

@@ -122,7 +122,7 @@ struct AttributeTrackerTests {
     func reads() throws {
         try knowTheDatabase()
         let body = #"{"characteristics":[{"aid":1,"iid":10,"value":1},{"aid":1,"iid":11,"value":75},{"aid":1,"iid":12,"value":21.5}]}"#
-        tracker.readResponse(try response(body), for: Self.read, deviceID: Self.deviceID, packet: .numbered(2))
+        tracker.readResponse(try response(body), for: Self.read, database: tracker.lookUp(deviceID: Self.deviceID), packet: .numbered(2))
         let reads = recorder.characteristics
         #expect(reads.map(\.kind) == [.read, .read, .read])
         #expect(reads.map(\.id) == [CharacteristicID(aid: 1, iid: 10), CharacteristicID(aid: 1, iid: 11), CharacteristicID(aid: 1, iid: 12)])
@@ -135,7 +135,7 @@ struct AttributeTrackerTests {
 
     @Test("without a database, values are reported as JSON gives them, untyped")
     func readsWithoutDatabase() throws {
-        tracker.readResponse(try response(#"{"characteristics":[{"aid":3,"iid":4,"value":"on"}]}"#), for: Self.read, deviceID: nil, packet: .numbered(2))
+        tracker.readResponse(try response(#"{"characteristics":[{"aid":3,"iid":4,"value":"on"}]}"#), for: Self.read, database: tracker.lookUp(deviceID: nil), packet: .numbered(2))
         let read = try #require(recorder.characteristics.first)
         #expect(read.type == nil && read.name == nil && read.format == nil)
         #expect(read.value != nil)
@@ -144,7 +144,7 @@ struct AttributeTrackerTests {
     @Test("a 207 read reports the status of each entry; success is no status")
     func multiStatusRead() throws {
         let body = #"{"characteristics":[{"aid":1,"iid":10,"value":true,"status":0},{"aid":1,"iid":11,"status":-70402}]}"#
-        tracker.readResponse(try response(body, status: "207 Multi-Status"), for: Self.read, deviceID: nil, packet: .numbered(2))
+        tracker.readResponse(try response(body, status: "207 Multi-Status"), for: Self.read, database: tracker.lookUp(deviceID: nil), packet: .numbered(2))
         #expect(recorder.characteristics.map(\.status) == [nil, .unableToCommunicate])
     }
 
@@ -152,7 +152,7 @@ struct AttributeTrackerTests {
     func events() throws {
         try knowTheDatabase()
         let message = try parsedMessage(HTTPText.event(Array(#"{"characteristics":[{"aid":1,"iid":12,"value":19.0}]}"#.utf8)))
-        tracker.event(message, parsed: tracker.parseBody(message, as: CharacteristicEvent.self), deviceID: Self.deviceID, packet: .numbered(3))
+        tracker.event(message, parsed: tracker.parseBody(message, as: CharacteristicEvent.self), database: tracker.lookUp(deviceID: Self.deviceID), packet: .numbered(3))
         #expect(recorder.characteristics.map(\.kind) == [.event])
         #expect(recorder.characteristics.first?.value?.value == .float(19.0))
         #expect(recorder.events.first?.packet?.number == 3)
@@ -160,7 +160,7 @@ struct AttributeTrackerTests {
 
     @Test("a body that is not HAP JSON is a problem naming the message and its direction")
     func undecodableBody() throws {
-        tracker.readResponse(try response("{ not json"), for: Self.read, deviceID: nil, packet: .numbered(5))
+        tracker.readResponse(try response("{ not json"), for: Self.read, database: tracker.lookUp(deviceID: nil), packet: .numbered(5))
         let problem = try #require(recorder.problems(.undecodableBody).first)
         #expect(problem.problem.message.contains("HTTP/1.1 200 OK"))
         #expect(problem.problem.direction == .accessoryToController)
@@ -170,7 +170,7 @@ struct AttributeTrackerTests {
 
     @Test("an empty body is nothing to decode, and no problem")
     func emptyBody() throws {
-        tracker.readResponse(try parsedMessage(HTTPText.response(status: "200 OK")), for: Self.read, deviceID: nil, packet: .numbered(1))
+        tracker.readResponse(try parsedMessage(HTTPText.response(status: "200 OK")), for: Self.read, database: tracker.lookUp(deviceID: nil), packet: .numbered(1))
         #expect(recorder.events.isEmpty)
     }
 
@@ -179,7 +179,7 @@ struct AttributeTrackerTests {
         let (context, recorder) = try AnalysisContext.recording { $0.limits.json.maximumValueCount = 3 }
         let tracker = AttributeTracker(context: context, connection: .example())
         let body = #"{"characteristics":[{"aid":1,"iid":10,"value":1},{"aid":1,"iid":11,"value":75}]}"#
-        tracker.readResponse(try response(body), for: Self.read, deviceID: nil, packet: .numbered(1))
+        tracker.readResponse(try response(body), for: Self.read, database: tracker.lookUp(deviceID: nil), packet: .numbered(1))
         #expect(recorder.problems(.limitReached).map(\.problem.limit) == [.jsonValues])
         #expect(recorder.problems(.undecodableBody).count == 1)
     }
@@ -190,7 +190,7 @@ struct AttributeTrackerTests {
     func writesDone() throws {
         try knowTheDatabase()
         let request = try write(#"{"characteristics":[{"aid":1,"iid":10,"value":true},{"aid":1,"iid":11,"value":30}]}"#, packet: 6, timed: true)
-        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, deviceID: Self.deviceID, packet: .numbered(7))
+        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, database: tracker.lookUp(deviceID: Self.deviceID), packet: .numbered(7))
         let writes = recorder.characteristics
         #expect(writes.map(\.kind) == [.write, .write])
         #expect(writes.map(\.value?.value) == [.bool(true), .integer(30)])
@@ -201,7 +201,7 @@ struct AttributeTrackerTests {
     @Test("ev entries are subscriptions and unsubscriptions; an entry with a value and ev is both")
     func subscriptions() throws {
         let request = try write(#"{"characteristics":[{"aid":1,"iid":10,"ev":true},{"aid":1,"iid":11,"ev":false},{"aid":1,"iid":12,"value":1,"ev":true}]}"#)
-        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, deviceID: nil, packet: .numbered(2))
+        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, database: tracker.lookUp(deviceID: nil), packet: .numbered(2))
         #expect(recorder.characteristics.map(\.kind) == [.subscribe, .unsubscribe, .write, .subscribe])
         #expect(recorder.characteristics.map(\.id.iid) == [10, 11, 12, 12])
     }
@@ -210,7 +210,7 @@ struct AttributeTrackerTests {
     func multiStatusWrite() throws {
         let request = try write(#"{"characteristics":[{"aid":1,"iid":10,"value":true},{"aid":1,"iid":11,"value":30}]}"#)
         let answer = #"{"characteristics":[{"aid":1,"iid":10,"status":0},{"aid":1,"iid":11,"status":-70404}]}"#
-        tracker.writeResults(try response(answer, status: "207 Multi-Status"), for: request, deviceID: nil, packet: .numbered(2))
+        tracker.writeResults(try response(answer, status: "207 Multi-Status"), for: request, database: tracker.lookUp(deviceID: nil), packet: .numbered(2))
         #expect(recorder.characteristics.map(\.status) == [nil, .readOnlyCharacteristic])
     }
 
@@ -218,14 +218,14 @@ struct AttributeTrackerTests {
           arguments: ["400 Bad Request", "470 Connection Authorization Required", "500 Internal Server Error"])
     func failedWrite(status: String) throws {
         let request = try write(#"{"characteristics":[{"aid":1,"iid":10,"value":true},{"aid":1,"iid":11,"ev":true}]}"#)
-        tracker.writeResults(try parsedMessage(HTTPText.response(status: status)), for: request, deviceID: nil, packet: .numbered(2))
+        tracker.writeResults(try parsedMessage(HTTPText.response(status: status)), for: request, database: tracker.lookUp(deviceID: nil), packet: .numbered(2))
         #expect(recorder.characteristics.map(\.status) == [.unableToCommunicate, .unableToCommunicate])
     }
 
     @Test("a request that carried no writes gives nothing")
     func noWrites() throws {
         let request = PendingRequest(method: "PUT", target: "/characteristics", endpoint: .characteristics, packet: .numbered(1))
-        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, deviceID: nil, packet: .numbered(2))
+        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, database: tracker.lookUp(deviceID: nil), packet: .numbered(2))
         #expect(recorder.events.isEmpty)
     }
 

@@ -43,7 +43,7 @@ struct CharacteristicStructureTests {
         let message = try parsedMessage(HTTPText.request("PUT", "/characteristics", body: Array(json.utf8), contentType: "application/hap+json"))
         let request = PendingRequest(method: "PUT", target: "/characteristics", endpoint: .characteristics, packet: .numbered(2))
         request.writes = tracker.decodeBody(message, packet: .numbered(2), as: CharacteristicWriteRequest.self, kind: .writeRequest)
-        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, deviceID: Self.deviceID, packet: .numbered(3))
+        tracker.writeResults(try parsedMessage(HTTPText.response(status: "204 No Content")), for: request, database: tracker.lookUp(deviceID: Self.deviceID), packet: .numbered(3))
     }
 
     @Test func aSetupEndpointsWriteIsTypedAndItsKeyIsZeroedInTheValue() throws {
@@ -90,7 +90,7 @@ struct CharacteristicStructureTests {
         let read = PendingRequest(method: "GET", target: "/characteristics?id=2.16", endpoint: .characteristics, packet: .numbered(4))
         tracker.readResponse(
             try parsedMessage(HTTPText.jsonResponse(status: "200 OK", #"{"characteristics":[{"aid":2,"iid":16,"value":"AQEB"}]}"#)),
-            for: read, deviceID: Self.deviceID, packet: .numbered(5))
+            for: read, database: tracker.lookUp(deviceID: Self.deviceID), packet: .numbered(5))
         #expect(recorder.characteristics.last?.structure?.field("status")?.value == .enumerated(1, name: "in use"))
     }
 
