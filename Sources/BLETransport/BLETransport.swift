@@ -31,6 +31,7 @@ package final class BLETransport {
     private var advertisements: BLEAdvertisementTracker
     private var broadcasts: BroadcastNotificationOpener
     private var globalStateNumbers: GlobalStateNumberWatch
+    private var configurationNumbers: ConfigurationNumberWatch
     /// Advertisers whose encrypted notifications could not be opened, said once each.
     private var unopenedBroadcastsReported: Set<BluetoothAddress> = []
     /// The latest LE connection to each accessory: a broadcast notification is attributed to it
@@ -52,6 +53,7 @@ package final class BLETransport {
             keys: context.keyLog.broadcastKeys, gsnSearch: context.limits.ble.broadcastGSNSearch,
             maximumAccessories: context.limits.ble.maximumAdvertisers)
         globalStateNumbers = GlobalStateNumberWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
+        configurationNumbers = ConfigurationNumberWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
     }
 
     /// Takes one frame of a Bluetooth link type.
@@ -123,6 +125,7 @@ package final class BLETransport {
             // Every sighting counts, repeated or not: it shows the GSN standing between connections.
             if case .regular(let regular) = advertisement {
                 globalStateNumbers.advertised(regular.globalStateNumber, by: advertiser, packet: packet)
+                configurationNumbers.advertised(regular.configurationNumber, deviceID: regular.deviceIDText, by: advertiser, packet: packet)
             }
             let forgotten = advertisements.forgotten
             let sighting = advertisements.observe(advertisement, from: advertiser)
@@ -232,10 +235,13 @@ package final class BLETransport {
             id: context.nextConnectionID(), transport: .bluetoothLE(connectionHandle: handle),
             controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
         // The advertisements a capturing central saw are the peer's: only then are they compared.
-        let standing = handshakeSeen && hostIsController ? globalStateNumbers.opened(info, to: peer) : nil
+        let watched = handshakeSeen && hostIsController
+        let standing = watched ? globalStateNumbers.opened(info, to: peer) : nil
         let connection = BLEConnection(
             info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,
-            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], standingValues: standing, onPDU: onPDU)
+            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], standingValues: standing,
+            openedUnderConfigurationNumber: watched ? configurationNumbers.configurationNumber(of: peer) : nil,
+            earlierReading: watched ? configurationNumbers.earlierReading(of: peer) : nil, onPDU: onPDU)
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
         if latestConnectionByAccessory[info.accessory] == nil, latestConnectionByAccessory.count >= context.limits.ble.maximumConnections {
@@ -256,6 +262,9 @@ package final class BLETransport {
         entry.connection.close(reason: reason, disconnectionReason: disconnectionReason, offset: offset, packet: packet)
         if entry.connection.handshakeSeen, entry.hostIsController, case .bluetooth(let address) = entry.connection.info.accessory {
             globalStateNumbers.closed(entry.connection.info, to: address, values: entry.connection.disconnectedNotifyingValues)
+            if let number = entry.connection.openedUnderConfigurationNumber, let reading = entry.connection.databaseReading {
+                configurationNumbers.closed(entry.connection.info, to: address, reading: reading, openedUnder: number)
+            }
         }
         remember(entry.connection)
     }

@@ -35,12 +35,10 @@ struct GlobalStateNumberWatch {
         var openConnections = 0
     }
 
-    let maximumAccessories: Int
-    private var accessories: [BluetoothAddress: Accessory] = [:]
-    private var order: [BluetoothAddress] = []
+    private var accessories: BoundedTable<BluetoothAddress, Accessory>
 
     init(maximumAccessories: Int) {
-        self.maximumAccessories = maximumAccessories
+        accessories = BoundedTable(capacity: maximumAccessories)
     }
 
     /// A regular advertisement (or an opened encrypted notification) carried `gsn`.
@@ -84,10 +82,6 @@ struct GlobalStateNumberWatch {
     }
 
     private mutating func update(_ address: BluetoothAddress, _ change: (inout Accessory) -> Void) {
-        if accessories[address] == nil {
-            if order.count >= maximumAccessories, !order.isEmpty { accessories.removeValue(forKey: order.removeFirst()) }
-            order.append(address)
-        }
-        change(&accessories[address, default: Accessory()])
+        accessories.update(address, initial: Accessory(), change)
     }
 }

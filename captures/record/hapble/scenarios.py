@@ -14,6 +14,7 @@ from .stories import (
     multi_service_story,
     pdu_statuses_story,
     gsn_not_bumped_story,
+    configuration_number_unchanged_story,
     unauthenticated_read_story,
     wrong_code_story,
 )
@@ -102,6 +103,20 @@ class GsnNotBumped(Misbehaviour):
         return False
 
 
+class ConfigurationNumberUnchanged(Misbehaviour):
+    """A service added to the database while disconnected, the configuration number left as it was:
+    the finding belongs on the next connection, whose GATT discovery lists the new service."""
+
+    rule = "config-number-unchanged"
+
+    def bump_configuration_number(self, accessory, service):
+        next_connection = len(accessory.att.indices) + 1
+        accessory.journal.misbehaviour(self.rule, next_connection, f"service {service.type} (IID {service.iid}, "
+                                       f"{len(service.characteristics)} characteristics) added to the database while "
+                                       f"disconnected with the configuration number left at {accessory.identity.config_number}")
+        return False
+
+
 SCENARIOS = [
     Scenario("lamp", "Stand-alone lightbulb: discovery, unpaired identify, pair-setup, signature reads, pair-verify, reads, "
              "writes, identify, connected events, a disconnected event via GSN with pair-resume, broadcast notification.",
@@ -127,6 +142,9 @@ SCENARIOS = [
     Scenario("ble-gsn-not-bumped", "Misbehaving: On changes while disconnected without a GSN increment; aiohomekit does not "
              "reconnect, and reads the new value only when asked, on the next connection.", lamp, gsn_not_bumped_story,
              misbehaviour=GsnNotBumped, seed=10, clean=False),
+    Scenario("ble-configuration-number-unchanged", "Misbehaving: a Battery service is added while disconnected without a new "
+             "configuration number; aiohomekit keeps its cached database on the next connection.", lamp,
+             configuration_number_unchanged_story, misbehaviour=ConfigurationNumberUnchanged, seed=11, clean=False),
     Scenario("ble-pdu-statuses", "Requests answered with non-zero PDU statuses: a Char-Read of write-only Identify "
              "(Unsupported-PDU), a write of Brightness = 150 outside 0-100 (Invalid Request), a Char-Read naming a wrong "
              "IID (Invalid Instance ID); aiohomekit reports each and the session goes on.", lamp, pdu_statuses_story, seed=9),
