@@ -122,13 +122,8 @@ package final class BLETransport {
                 if error.code != .unsupported { problem("packet \(packet.number): the HomeKit advertisement from \(advertiser): \(error)", packet: packet) }
                 continue
             }
-            // Every sighting counts, repeated or not: it shows the GSN standing between connections.
-            if case .regular(let regular) = advertisement {
-                globalStateNumbers.advertised(regular.globalStateNumber, by: advertiser, packet: packet)
-                configurationNumbers.advertised(regular.configurationNumber, deviceID: regular.deviceIDText, by: advertiser, packet: packet)
-            }
             let forgotten = advertisements.forgotten
-            let sighting = advertisements.observe(advertisement, from: advertiser)
+            let sighting = advertisements.observe(advertisement, from: advertiser, packet: packet)
             if advertisements.forgotten > forgotten {
                 context.limitReached(.bleAdvertisers, "more HomeKit advertisers than the ble.advertisers limit: the oldest was forgotten", packet)
             }
@@ -163,7 +158,7 @@ package final class BLETransport {
             problem("packet \(packet.number): encrypted notifications from \(advertiser) not opened: \(why)", packet: packet)
             return
         }
-        globalStateNumbers.advertised(gsn, by: advertiser, packet: packet)
+        advertisements.opened(globalStateNumber: gsn, from: advertiser, packet: packet)
         let accessory = PeerAddress.bluetooth(advertiser)
         // Without an LE connection to the accessory in the capture, connection 0 stands for none.
         let connection = latestConnectionByAccessory[accessory] ?? ConnectionInfo(
@@ -236,12 +231,13 @@ package final class BLETransport {
             controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
         // The advertisements a capturing central saw are the peer's: only then are they compared.
         let watched = handshakeSeen && hostIsController
-        let standing = watched ? globalStateNumbers.opened(info, to: peer) : nil
+        let standing = watched ? globalStateNumbers.opened(info, to: peer, latest: advertisements.latestGlobalStateNumber(from: peer)) : nil
+        let latestRegular = watched ? advertisements.latestRegular(from: peer) : nil
         let connection = BLEConnection(
             info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,
             earlierProperties: propertiesByAccessory[info.accessory] ?? [:], standingValues: standing,
-            openedUnderConfigurationNumber: watched ? configurationNumbers.configurationNumber(of: peer) : nil,
-            earlierReading: watched ? configurationNumbers.earlierReading(of: peer) : nil, onPDU: onPDU)
+            openedUnderConfigurationNumber: latestRegular?.advertisement.configurationNumber,
+            earlierReading: configurationNumbers.earlierReading(of: peer, latest: latestRegular), onPDU: onPDU)
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
         if latestConnectionByAccessory[info.accessory] == nil, latestConnectionByAccessory.count >= context.limits.ble.maximumConnections {
@@ -261,7 +257,7 @@ package final class BLETransport {
         for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
         entry.connection.close(reason: reason, disconnectionReason: disconnectionReason, offset: offset, packet: packet)
         if entry.connection.handshakeSeen, entry.hostIsController, case .bluetooth(let address) = entry.connection.info.accessory {
-            globalStateNumbers.closed(entry.connection.info, to: address, values: entry.connection.disconnectedNotifyingValues)
+            globalStateNumbers.closed(entry.connection.info, to: address, values: entry.connection.disconnectedNotifyingValues, in: packet)
             if let number = entry.connection.openedUnderConfigurationNumber, let reading = entry.connection.databaseReading {
                 configurationNumbers.closed(entry.connection.info, to: address, reading: reading, openedUnder: number)
             }
