@@ -8,7 +8,7 @@ extension AuditRule {
         unverifiedRequest, secureAccessWithoutSession, setupWhilePaired, setupNoBackoff, srpMalformed, srpProofMismatch, forbiddenSetupCode,
         saltReuse, ephemeralKeyReuse, badSignature, pairingWithoutAdmin, pairingRemovedAfterSetup, verifyAfterRemoval,
         nonceSkip, nonceReuse, frameAuthFailure, oversizeFrame, plaintextAfterEncryption, counterDrift, retransmissionDiffers,
-        unsolicitedEvent, responseWithoutRequest, transactionIDMismatch, slowResponse, lateResponse, unansweredRequest,
+        unsolicitedEvent, responseWithoutRequest, transactionIDMismatch, broadcastKeyExpired, slowResponse, lateResponse, unansweredRequest,
         closedWithOutstandingRequests, serviceCommunicationFailure,
         eventBurst, eventInsideResponse, eventAfterUnsubscribe,
         statusFlagUnpairedWhilePaired, statusFlagNotRestored, serviceWithoutAddress, featureFlagMismatch,
@@ -303,6 +303,23 @@ extension AuditRule {
             + "and disconnects, and a controller that did accept it would act on a value it never asked for.",
         reference: "PROTOCOL.md §10.1 (HomeKitADK HAPBLEProcedure.c answers with the request's TID; aiohomekit 4.0.1 "
             + "disconnects on another)")
+
+    public static let broadcastKeyExpired = AuditRule(
+        .session, "broadcast-key-expired", severity: .medium,
+        because: "the GSN is the key's nonce: kept past its lifetime, the key comes closer to sealing two notifications "
+            + "under one nonce, which a listener in radio range can read and forge; the controller keeps trusting it",
+        party: .accessory,
+        title: "HAP-BLE broadcast sent under an expired key",
+        explanation: "An encrypted notification advertisement opened under the broadcast key the capture shows being "
+            + "generated (Protocol Configuration, Generate-Broadcast-Encryption-Key), with a GSN 32,767 or more increments "
+            + "after the GSN the accessory stated at that generation. The key expires there: the accessory must discard "
+            + "it and send no encrypted notification until a controller generates a new one. The GSN is the key's "
+            + "ChaCha20-Poly1305 nonce and wraps at 65535, so a key kept in use heads for nonce reuse. Counted from the "
+            + "first GSN the accessory stated after the generation, so the key was at least this old; not judged when "
+            + "the generation is not in the capture.",
+        reference: "PROTOCOL.md §10.3 (HomeKitADK HAPBLEAccessoryServer+Broadcast.c: expiration GSN gsn + 32767 − 1, "
+            + "less 65535 above it; HAPBLEAccessoryServerIncrementGSN discards the key at it; HAP R14 §7.4.7.4 as quoted "
+            + "there)")
 
     // MARK: Session: "No Response"
 

@@ -4,8 +4,8 @@ import Packets
 
 /// The encrypted session and the HTTP exchanges on it: `nonce-skip`, `nonce-reuse`,
 /// `frame-auth-failure`, `oversize-frame`, `plaintext-after-encryption`, `counter-drift`,
-/// `retransmission-differs`, `unsolicited-event`, `response-without-request` and
-/// `transaction-id-mismatch`.
+/// `retransmission-differs`, `unsolicited-event`, `response-without-request`,
+/// `transaction-id-mismatch` and `broadcast-key-expired`.
 ///
 /// The last two judge by what the capture shows the controller sent; bytes the capture lost, or
 /// a direction hapscope could not decrypt, hide requests and subscriptions, so such suspects are
@@ -52,6 +52,8 @@ struct SessionPolicy: AuditPolicy {
             sessionProblem(problem, packet: event.packet, in: context, findings: &findings)
         case .httpMessage(let http):
             httpMessage(http, in: context)
+        case .bleAdvertisement(let advertisement):
+            broadcastKeyLifetime(advertisement, packet: event.packet, findings: &findings)
         case .characteristic(let activity):
             characteristic(activity, packet: event.packet, in: context)
         case .connectionClosed(let summary):
@@ -104,6 +106,20 @@ struct SessionPolicy: AuditPolicy {
                         accessory: context.connections[problem.connection.id]?.deviceID,
                         Evidence(packet: packet, connection: problem.connection,
                                  detail: "\(problem.direction)\(counter): \(problem.message)"))
+    }
+
+    /// The transport judged an opened HAP-BLE encrypted notification's key past its lifetime.
+    private func broadcastKeyLifetime(_ advertisement: BLEAdvertisementEvent, packet: PacketInfo?, findings: inout FindingLedger) {
+        guard let lifetime = advertisement.broadcastKeyLifetime, let generation = lifetime.generation,
+              case .judged(let increments, let expiration, true) = lifetime.verdict,
+              case .opened(let deviceID, let gsn, let iid, _)? = advertisement.broadcast else { return }
+        let stated = generation.statedIn.map { " (stated in packet #\($0.number))" } ?? ""
+        findings.record(.broadcastKeyExpired, .connection(generation.connection), accessory: deviceID, Evidence(
+            packet: packet, connection: generation.connection,
+            detail: "the encrypted notification from \(advertisement.advertiser) (IID \(iid)) opened under the broadcast key "
+                + "generated on connection \(generation.connection.id) at packet #\(generation.packet.number), with GSN \(gsn): "
+                + "\(increments) increments after GSN \(generation.globalStateNumber.map(String.init) ?? "?")\(stated), past the key's "
+                + "expiration GSN \(expiration)"))
     }
 
     // MARK: Messages

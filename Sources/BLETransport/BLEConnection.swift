@@ -71,14 +71,25 @@ final class BLEConnection {
     let firstPacket: PacketInfo
     private(set) var lastPacket: PacketInfo
     private let onPDU: ((BLEPDURecord) -> Void)?
+    /// Told of every Protocol Configuration the accessory answered with success.
+    private let onProtocolConfiguration: ((ProtocolConfigurationAnswer, PacketInfo) -> Void)?
+
+    /// What an answered HAP-Protocol-Configuration says of the accessory's broadcast key and GSN.
+    struct ProtocolConfigurationAnswer {
+        /// The request asked Generate-Broadcast-Encryption-Key: the accessory now holds a new key.
+        let generatedBroadcastKey: Bool
+        /// HAP-Param-Current-State-Number of a Get-All-Params answer.
+        let statedGSN: UInt16?
+    }
 
     init(
         info: ConnectionInfo, handshakeSeen: Bool, packet: PacketInfo, context: AnalysisContext,
         earlierProperties: [UInt16: HAPCharacteristicProperties] = [:], standingValues: GlobalStateNumberWatch.StandingValues? = nil,
         openedUnderConfigurationNumber: UInt8? = nil, earlierReading: ConfigurationNumberWatch.EarlierReading? = nil,
-        onPDU: ((BLEPDURecord) -> Void)?
+        onPDU: ((BLEPDURecord) -> Void)?, onProtocolConfiguration: ((ProtocolConfigurationAnswer, PacketInfo) -> Void)? = nil
     ) {
         self.info = info
+        self.onProtocolConfiguration = onProtocolConfiguration
         self.earlierProperties = earlierProperties
         self.standingValues = standingValues
         self.openedUnderConfigurationNumber = openedUnderConfigurationNumber
@@ -257,6 +268,10 @@ final class BLEConnection {
             signatureRead(request, response, packet: packet)
             return
         }
+        if request.opcode == .protocolConfiguration {
+            protocolConfiguration(request, response, packet: packet)
+            return
+        }
         guard let type = gatt.hapType(valueHandle: handle) else { return }
         let iid = UInt16(truncatingIfNeeded: request.instanceID)
         let status = HAPStatus(pduStatus: response.status, answering: request.opcode)
@@ -371,6 +386,24 @@ final class BLEConnection {
             deviceID: earlierReading.deviceID, earlierConnection: earlierReading.connection,
             configurationNumber: earlierReading.configurationNumber, advertisementPacket: earlierReading.advertisementPacket,
             packet: packet, changes: changes)
+    }
+
+    /// HAP-Protocol-Configuration (HomeKitADK HAPBLEProtocol+Configuration.c): a generated
+    /// broadcast key and the GSN a Get-All-Params answer states go to the transport, which judges
+    /// the key's lifetime when a notification opens.
+    private func protocolConfiguration(_ request: HAPPDURequest, _ response: HAPPDUResponse, packet: PacketInfo) {
+        guard response.status == .success else { return }
+        var requestCursor = ByteCursor(request.body.span.bytes, layer: .hapPDU)
+        var responseCursor = ByteCursor(response.body.span.bytes, layer: .hapPDU)
+        do throws(DecodeError) {
+            let asked = try HAPProtocolConfigurationRequest(parsing: &requestCursor)
+            let answer = try HAPProtocolConfigurationResponse(parsing: &responseCursor)
+            onProtocolConfiguration?(ProtocolConfigurationAnswer(
+                generatedBroadcastKey: asked.generatesBroadcastKey, statedGSN: answer.currentStateNumber), packet)
+        } catch {
+            problem("packet \(packet.number): the Protocol Configuration (TID \(request.transactionID)): \(error)",
+                    direction: .accessoryToController, packet: packet)
+        }
     }
 
     /// Reports the accessory database learnt so far, when it is new or changed, and stores it

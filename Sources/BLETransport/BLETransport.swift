@@ -32,6 +32,7 @@ package final class BLETransport {
     private var broadcasts: BroadcastNotificationOpener
     private var globalStateNumbers: GlobalStateNumberWatch
     private var configurationNumbers: ConfigurationNumberWatch
+    private var broadcastKeys: BroadcastKeyLifetimeWatch
     /// Advertisers whose encrypted notifications could not be opened, said once each.
     private var unopenedBroadcastsReported: Set<BluetoothAddress> = []
     /// The latest LE connection to each accessory: a broadcast notification is attributed to it
@@ -54,6 +55,7 @@ package final class BLETransport {
             maximumAccessories: context.limits.ble.maximumAdvertisers)
         globalStateNumbers = GlobalStateNumberWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
         configurationNumbers = ConfigurationNumberWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
+        broadcastKeys = BroadcastKeyLifetimeWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
     }
 
     /// Takes one frame of a Bluetooth link type.
@@ -122,6 +124,9 @@ package final class BLETransport {
                 if error.code != .unsupported { problem("packet \(packet.number): the HomeKit advertisement from \(advertiser): \(error)", packet: packet) }
                 continue
             }
+            if case .regular(let regular) = advertisement {
+                broadcastKeys.stated(regular.globalStateNumber, by: advertiser, packet: packet)
+            }
             let forgotten = advertisements.forgotten
             let sighting = advertisements.observe(advertisement, from: advertiser, packet: packet)
             if advertisements.forgotten > forgotten {
@@ -130,6 +135,7 @@ package final class BLETransport {
             guard case .new(let previous) = sighting else { continue }
             var setupHash: SetupHashCheck?
             var broadcast: BLEBroadcastDecryption?
+            var keyLifetime: BLEBroadcastKeyLifetime?
             switch advertisement {
             case .regular(let regular):
                 broadcasts.advertised(globalStateNumber: regular.globalStateNumber, deviceID: regular.deviceIDText)
@@ -140,9 +146,11 @@ package final class BLETransport {
                 }
             case .encryptedNotification(let notification):
                 broadcast = broadcasts.open(notification)
+                if case .opened(_, let gsn, _, _)? = broadcast { keyLifetime = broadcastKeys.notification(gsn, from: advertiser) }
             }
             context.emit(.bleAdvertisement(BLEAdvertisementEvent(
-                advertiser: advertiser, advertisement: advertisement, previous: previous, setupHash: setupHash, broadcast: broadcast)), packet)
+                advertiser: advertiser, advertisement: advertisement, previous: previous, setupHash: setupHash, broadcast: broadcast,
+                broadcastKeyLifetime: keyLifetime)), packet)
             if let broadcast { broadcasted(broadcast, from: advertiser, packet: packet) }
         }
     }
@@ -237,7 +245,8 @@ package final class BLETransport {
             info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,
             earlierProperties: propertiesByAccessory[info.accessory] ?? [:], standingValues: standing,
             openedUnderConfigurationNumber: latestRegular?.advertisement.configurationNumber,
-            earlierReading: configurationNumbers.earlierReading(of: peer, latest: latestRegular), onPDU: onPDU)
+            earlierReading: configurationNumbers.earlierReading(of: peer, latest: latestRegular), onPDU: onPDU,
+            onProtocolConfiguration: { [unowned self] answer, packet in self.protocolConfigured(answer, on: info, packet: packet) })
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
         if latestConnectionByAccessory[info.accessory] == nil, latestConnectionByAccessory.count >= context.limits.ble.maximumConnections {
@@ -247,6 +256,16 @@ package final class BLETransport {
         context.emit(.connectionOpened(ConnectionOpenedEvent(
             connection: info, deviceID: nil, handshakeSeen: handshakeSeen, recognisedBy: .leConnection)), packet)
         return (connection, hostIsController)
+    }
+
+    /// The accessory answered a Protocol Configuration: a new broadcast key, the GSN it stated.
+    private func protocolConfigured(_ answer: BLEConnection.ProtocolConfigurationAnswer, on connection: ConnectionInfo, packet: PacketInfo) {
+        guard case .bluetooth(let peer) = connection.accessory else { return }
+        if answer.generatedBroadcastKey {
+            broadcastKeys.generated(by: peer, on: connection, packet: packet, statedGSN: answer.statedGSN)
+        } else if let gsn = answer.statedGSN {
+            broadcastKeys.stated(gsn, by: peer, packet: packet)
+        }
     }
 
     private func close(

@@ -31,7 +31,7 @@ public struct HCICommand: Hashable, Sendable {
         parameters = Array(parameterCursor.bytes)
         switch opcode {
         case .disconnect:
-            let handle = try parameterCursor.readUInt16LittleEndian("the connection handle of Disconnect") & 0x0FFF
+            let handle = try parameterCursor.readConnectionHandle("the connection handle of Disconnect")
             content = .disconnect(handle: handle, reason: HCIStatus(rawValue: try parameterCursor.readUInt8("the reason of Disconnect")))
         case .leSetAdvertisingData, .leSetScanResponseData:
             let significant = Int(try parameterCursor.readUInt8("the advertising data length"))

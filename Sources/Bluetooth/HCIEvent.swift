@@ -80,7 +80,7 @@ public struct DisconnectionComplete: Hashable, Sendable {
 
     public init(parsing cursor: inout ByteCursor) throws(DecodeError) {
         status = HCIStatus(rawValue: try cursor.readUInt8("the status of Disconnection Complete"))
-        handle = try cursor.readUInt16LittleEndian("the connection handle of Disconnection Complete") & 0x0FFF
+        handle = try cursor.readConnectionHandle("the connection handle of Disconnection Complete")
         reason = HCIStatus(rawValue: try cursor.readUInt8("the reason of Disconnection Complete"))
     }
 }
@@ -106,7 +106,7 @@ public struct EncryptionChange: Hashable, Sendable {
 
     public init(parsing cursor: inout ByteCursor, hasKeySize: Bool) throws(DecodeError) {
         status = HCIStatus(rawValue: try cursor.readUInt8("the status of Encryption Change"))
-        handle = try cursor.readUInt16LittleEndian("the connection handle of Encryption Change") & 0x0FFF
+        handle = try cursor.readConnectionHandle("the connection handle of Encryption Change")
         encryptionEnabled = try cursor.readUInt8("the encryption state of Encryption Change")
         keySize = hasKeySize ? try cursor.readUInt8("the key size of Encryption Change v2") : nil
     }
@@ -183,7 +183,7 @@ public struct CompletedPackets: Hashable, Sendable {
         var entries: [CompletedPackets] = []
         entries.reserveCapacity(count)
         for _ in 0 ..< count {
-            let handle = try cursor.readUInt16LittleEndian("a connection handle") & 0x0FFF
+            let handle = try cursor.readConnectionHandle("a connection handle")
             entries.append(CompletedPackets(handle: handle, count: try cursor.readUInt16LittleEndian("a completed packet count")))
         }
         return entries

@@ -81,7 +81,7 @@ public struct LEConnectionComplete: Hashable, Sendable {
     public init(parsing cursor: inout ByteCursor, version: Version) throws(DecodeError) {
         self.version = version
         status = HCIStatus(rawValue: try cursor.readUInt8("the status of LE Connection Complete"))
-        handle = try cursor.readUInt16LittleEndian("the connection handle of LE Connection Complete") & 0x0FFF
+        handle = try cursor.readConnectionHandle("the connection handle of LE Connection Complete")
         role = try cursor.readUInt8("the role of LE Connection Complete")
         peerAddressType = BluetoothAddressType(rawValue: try cursor.readUInt8("the peer address type"))
         peerAddress = try BluetoothAddress(parsing: &cursor)
@@ -110,7 +110,7 @@ public struct LEConnectionUpdateComplete: Hashable, Sendable {
 
     public init(parsing cursor: inout ByteCursor) throws(DecodeError) {
         status = HCIStatus(rawValue: try cursor.readUInt8("the status of LE Connection Update Complete"))
-        handle = try cursor.readUInt16LittleEndian("the connection handle of LE Connection Update Complete") & 0x0FFF
+        handle = try cursor.readConnectionHandle("the connection handle of LE Connection Update Complete")
         connectionInterval = try cursor.readUInt16LittleEndian("the connection interval")
         peripheralLatency = try cursor.readUInt16LittleEndian("the peripheral latency")
         supervisionTimeout = try cursor.readUInt16LittleEndian("the supervision timeout")
@@ -126,7 +126,7 @@ public struct LEDataLengthChange: Hashable, Sendable {
     public var maximumReceiveTime: UInt16
 
     public init(parsing cursor: inout ByteCursor) throws(DecodeError) {
-        handle = try cursor.readUInt16LittleEndian("the connection handle of LE Data Length Change") & 0x0FFF
+        handle = try cursor.readConnectionHandle("the connection handle of LE Data Length Change")
         maximumTransmitOctets = try cursor.readUInt16LittleEndian("the maximum transmit octets")
         maximumTransmitTime = try cursor.readUInt16LittleEndian("the maximum transmit time")
         maximumReceiveOctets = try cursor.readUInt16LittleEndian("the maximum receive octets")

@@ -10,7 +10,8 @@ import WireParsing
 /// - 1: one CoAP payload of concatenated PDUs;
 /// - 2, 3, 4: a characteristic signature, service signature, CoAP database body;
 /// - 5: Apple manufacturer data (a HomeKit advertisement);
-/// - 6: a read or write body (`HAPPDUParameters`);
+/// - 6: a read, write or Protocol Configuration body (`HAPPDUParameters`,
+///   `HAPProtocolConfigurationRequest` and `…Response`, each from the same bytes);
 /// - 7: a decrypted CoAP event payload.
 ///
 /// Besides not crashing, the codec must keep these promises: a PDU read from one value
@@ -69,6 +70,10 @@ enum HAPPDUHarness: FuzzHarness {
         case 6:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
             do { _ = try HAPPDUParameters(parsing: &cursor) } catch { fuzzCheck(error, within: 0 ... input.count) }
+            var request = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
+            do { _ = try HAPProtocolConfigurationRequest(parsing: &request) } catch { fuzzCheck(error, within: 0 ... input.count) }
+            var response = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
+            do { _ = try HAPProtocolConfigurationResponse(parsing: &response) } catch { fuzzCheck(error, within: 0 ... input.count) }
         default:
             var cursor = ByteCursor(span, layer: .hapPDU, baseOffset: 1)
             do {

@@ -19,16 +19,19 @@ public struct BLEAdvertisementEvent: Sendable {
     public let setupHash: SetupHashCheck?
     /// For an encrypted notification: whether the key log's broadcast keys opened it.
     public let broadcast: BLEBroadcastDecryption?
+    /// For an opened encrypted notification: how long the key that opened it had been in use.
+    public let broadcastKeyLifetime: BLEBroadcastKeyLifetime?
 
     public init(
         advertiser: BluetoothAddress, advertisement: HAPBLEAdvertisement, previous: HAPBLEAdvertisement.Regular? = nil,
-        setupHash: SetupHashCheck? = nil, broadcast: BLEBroadcastDecryption? = nil
+        setupHash: SetupHashCheck? = nil, broadcast: BLEBroadcastDecryption? = nil, broadcastKeyLifetime: BLEBroadcastKeyLifetime? = nil
     ) {
         self.advertiser = advertiser
         self.advertisement = advertisement
         self.previous = previous
         self.setupHash = setupHash
         self.broadcast = broadcast
+        self.broadcastKeyLifetime = broadcastKeyLifetime
     }
 
     public var regular: HAPBLEAdvertisement.Regular? {

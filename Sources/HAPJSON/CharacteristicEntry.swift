@@ -71,48 +71,6 @@ public struct CharacteristicEntry: Hashable, Sendable {
     }
 }
 
-/// HAP answers `/characteristics` with 207 Multi-Status as soon as one entry fails, and then every
-/// entry carries `status`; a write response is always 207, so there every entry needs one.
-extension CharacteristicEntry {
-    /// Whether no entry of `entries` lacks a `status` it needs: with `requireAll`, none lacks one;
-    /// without, either all or none have one.
-    static func statusesAreConsistent(_ entries: [CharacteristicEntry], requireAll: Bool) -> Bool {
-        entries.allSatisfy { $0.status != nil } || (!requireAll && entries.allSatisfy { $0.status == nil })
-    }
-
-    /// The entries of a read or write response in the common flat shape, read without a JSON tree
-    /// (`JSONReader.flatCharacteristicEntries`) and consuming the cursor, when they are so and no
-    /// entry would be reported `missing-status`; nil otherwise, with the cursor untouched.
-    static func flatResponseEntries(
-        consuming cursor: inout ByteCursor, limits: JSONLimits, requireAllStatuses: Bool
-    ) -> [CharacteristicEntry]? {
-        guard let entries = JSONReader.flatCharacteristicEntries(in: cursor, limits: limits),
-              statusesAreConsistent(entries, requireAll: requireAllStatuses) else { return nil }
-        _ = cursor.readRemaining()
-        return entries
-    }
-}
-
-extension DiagnosticRecorder {
-    /// Decodes the entries of a read or write response (`body` names it in errors), then records
-    /// `missing-status` for every entry without the `status` it needs.
-    mutating func decodeResponseEntries(
-        _ root: JSONValue, body: String, requireAllStatuses: Bool
-    ) throws(DecodeError) -> [CharacteristicEntry] {
-        let entries = try decodeCharacteristicList(root, body: body) { json, path, recorder in
-            CharacteristicEntry(decoding: json, path: path, recorder: &recorder)
-        }
-        guard !CharacteristicEntry.statusesAreConsistent(entries, requireAll: requireAllStatuses) else { return entries }
-        for (index, entry) in entries.enumerated() where entry.status == nil {
-            diagnostics.append(HAPJSONDiagnostic(
-                .missingStatus, .warning, path: "/characteristics/\(index)", offset: entry.offset,
-                message: "entry \(entry.id) has no \"status\", which every entry of a 207 Multi-Status body needs",
-                aid: entry.id.aid, iid: entry.id.iid))
-        }
-        return entries
-    }
-}
-
 /// Immutable metadata behind a reference, compared and hashed by value.
 private final class MetadataBox: Hashable, Sendable {
     let metadata: CharacteristicMetadata

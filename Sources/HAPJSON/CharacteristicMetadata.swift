@@ -37,6 +37,11 @@ public struct CharacteristicMetadata: Hashable, Sendable {
         func invalid(_ expected: String) {
             recorder.recordInvalidField(member, path: path, expected: expected, aid: aid, iid: iid)
         }
+        /// Sets `field` to the value as `read` takes it, or records it as not `expected`.
+        func set<Field>(_ field: WritableKeyPath<Self, Field?>, _ read: (JSONValue) -> Field?, _ expected: String) {
+            guard let fieldValue = read(value) else { return invalid(expected) }
+            self[keyPath: field] = fieldValue
+        }
         switch member.key {
         case "perms":
             guard let elements = value.arrayValue, elements.allSatisfy({ $0.stringValue != nil }) else {
@@ -61,21 +66,11 @@ public struct CharacteristicMetadata: Hashable, Sendable {
             guard let name = value.stringValue else { invalid("a string"); break }
             unit = CharacteristicUnit(wireName: name)
             unrecognizedUnit = unit == nil ? name : nil
-        case "minValue":
-            guard let number = value.numberValue else { invalid("a number"); break }
-            minimumValue = number
-        case "maxValue":
-            guard let number = value.numberValue else { invalid("a number"); break }
-            maximumValue = number
-        case "minStep":
-            guard let number = value.numberValue else { invalid("a number"); break }
-            minimumStep = number
-        case "maxLen":
-            guard let length = value.hapLength else { invalid("a non-negative integer"); break }
-            maximumLength = length
-        case "maxDataLen":
-            guard let length = value.hapLength else { invalid("a non-negative integer"); break }
-            maximumDataLength = length
+        case "minValue": set(\.minimumValue, \.numberValue, "a number")
+        case "maxValue": set(\.maximumValue, \.numberValue, "a number")
+        case "minStep": set(\.minimumStep, \.numberValue, "a number")
+        case "maxLen": set(\.maximumLength, \.hapLength, "a non-negative integer")
+        case "maxDataLen": set(\.maximumDataLength, \.hapLength, "a non-negative integer")
         case "valid-values":
             guard let elements = value.arrayValue, case let integers = elements.compactMap(\.hapInteger),
                   integers.count == elements.count else {
@@ -89,9 +84,7 @@ public struct CharacteristicMetadata: Hashable, Sendable {
                 break
             }
             validValueRanges = ranges
-        case "description":
-            guard let text = value.stringValue else { invalid("a string"); break }
-            manufacturerDescription = text
+        case "description": set(\.manufacturerDescription, \.stringValue, "a string")
         default:
             return false
         }

@@ -10,19 +10,14 @@ public struct CharacteristicReadResponse: HAPJSONBody, Hashable {
     public internal(set) var entries: [CharacteristicEntry]
     public internal(set) var diagnostics: [HAPJSONDiagnostic]
 
+    static let statusResponse = CharacteristicStatusResponse(body: "characteristic read response", requireAllStatuses: false)
+
     public init(document: JSONDocument) throws(DecodeError) {
-        var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
-        entries = try recorder.decodeResponseEntries(document.root, body: "characteristic read response", requireAllStatuses: false)
-        diagnostics = recorder.inDocumentOrder
+        (entries, diagnostics) = try Self.statusResponse.decode(document)
     }
 
-    /// Reads the common flat shape without a JSON tree when it can (`CharacteristicEntry.flatResponseEntries`).
+    /// Reads the common flat shape without a JSON tree when it can (`CharacteristicStatusResponse`).
     public init(parsing cursor: inout ByteCursor, limits: JSONLimits = JSONLimits()) throws(DecodeError) {
-        if let entries = CharacteristicEntry.flatResponseEntries(consuming: &cursor, limits: limits, requireAllStatuses: false) {
-            self.entries = entries
-            diagnostics = []
-            return
-        }
-        self = try Self(document: JSONDocument(parsing: &cursor, limits: limits))
+        (entries, diagnostics) = try Self.statusResponse.decode(parsing: &cursor, limits: limits)
     }
 }

@@ -9,19 +9,14 @@ public struct CharacteristicWriteResponse: HAPJSONBody, Hashable {
     public internal(set) var entries: [CharacteristicEntry]
     public internal(set) var diagnostics: [HAPJSONDiagnostic]
 
+    static let statusResponse = CharacteristicStatusResponse(body: "characteristic write response", requireAllStatuses: true)
+
     public init(document: JSONDocument) throws(DecodeError) {
-        var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
-        entries = try recorder.decodeResponseEntries(document.root, body: "characteristic write response", requireAllStatuses: true)
-        diagnostics = recorder.inDocumentOrder
+        (entries, diagnostics) = try Self.statusResponse.decode(document)
     }
 
-    /// Reads the common flat shape without a JSON tree when it can (`CharacteristicEntry.flatResponseEntries`).
+    /// Reads the common flat shape without a JSON tree when it can (`CharacteristicStatusResponse`).
     public init(parsing cursor: inout ByteCursor, limits: JSONLimits = JSONLimits()) throws(DecodeError) {
-        if let entries = CharacteristicEntry.flatResponseEntries(consuming: &cursor, limits: limits, requireAllStatuses: true) {
-            self.entries = entries
-            diagnostics = []
-            return
-        }
-        self = try Self(document: JSONDocument(parsing: &cursor, limits: limits))
+        (entries, diagnostics) = try Self.statusResponse.decode(parsing: &cursor, limits: limits)
     }
 }

@@ -32,15 +32,9 @@ extension JSONReader {
         if position < bytes.byteCount, Self.byte(bytes, position) == UInt8(ascii: "]") {
             position += 1
         } else {
-            while true {
+            repeat {
                 entries.append(try readFlatEntry(bytes, &position))
-                skipWhitespace(bytes, &position)
-                guard position < bytes.byteCount else { throw truncated("',' or ']'", at: position) }
-                let byte = Self.byte(bytes, position)
-                position += 1
-                if byte == UInt8(ascii: "]") { break }
-                guard byte == UInt8(ascii: ",") else { throw malformed("',' or ']'", at: position - 1) }
-            }
+            } while try !endsAfterElement("]", bytes, &position)
         }
         try expect("}", bytes, &position)
         skipWhitespace(bytes, &position)
@@ -85,13 +79,7 @@ extension JSONReader {
                 guard let bool = try readScalar(bytes, &position).boolValue else { throw malformed("true or false", at: position) }
                 eventsEnabled = bool
             }
-            skipWhitespace(bytes, &position)
-            guard position < bytes.byteCount else { throw truncated("',' or '}'", at: position) }
-            let byte = Self.byte(bytes, position)
-            position += 1
-            if byte == UInt8(ascii: "}") { break }
-            guard byte == UInt8(ascii: ",") else { throw malformed("',' or '}'", at: position - 1) }
-        } while true
+        } while try !endsAfterElement("}", bytes, &position)
         guard seen & (FlatKey.aid.rawValue | FlatKey.iid.rawValue) == FlatKey.aid.rawValue | FlatKey.iid.rawValue else {
             throw malformed("an aid and an iid", at: position)
         }
@@ -171,6 +159,18 @@ extension JSONReader {
         default:
             throw malformed("a scalar value", at: position)
         }
+    }
+
+    /// After an element or member: true at `closing`, which ends the array or object; false at the
+    /// ',' before another.
+    private func endsAfterElement(_ closing: Unicode.Scalar, _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> Bool {
+        skipWhitespace(bytes, &position)
+        guard position < bytes.byteCount else { throw truncated("',' or '\(closing)'", at: position) }
+        let byte = Self.byte(bytes, position)
+        position += 1
+        if byte == UInt8(closing.value) { return true }
+        guard byte == UInt8(ascii: ",") else { throw malformed("',' or '\(closing)'", at: position - 1) }
+        return false
     }
 
     private func expect(_ character: Unicode.Scalar, _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {

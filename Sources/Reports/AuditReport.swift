@@ -28,15 +28,11 @@ public final class AuditReport: CaptureReport {
         switch settings.format {
         case .text: writeText(findings)
         case .json:
-            var writer = JSONWriter(reservingCapacity: 4096)
-            writer.beginObject()
-            writer.member("schema", EventJSON.schema)
-            writer.member("command", "audit")
-            writer.member("inputs", strings: inputs)
-            writer.member("packets", totals?.packets)
-            FindingJSON.writeFindings(findings, clock: clock, into: &writer)
-            writer.endObject()
-            output.write(writer.text + "\n")
+            writeJSONDocument(command: "audit", to: output) { writer in
+                writer.member("inputs", strings: inputs)
+                writer.member("packets", totals?.packets)
+                FindingJSON.writeFindings(findings, clock: clock, into: &writer)
+            }
         case .ndjson:
             for finding in findings { FindingJSON.writeLine(finding, clock: clock, to: output) }
         }

@@ -23,6 +23,27 @@ extension CaptureReport {
     }
 }
 
+/// A report written whole when the input ends, in the format asked for: text, one JSON document
+/// or NDJSON lines, then the end of the record.
+protocol EndOfRunReport: CaptureReport {
+    var output: ReportOutput { get }
+    var settings: ReportSettings { get }
+    func writeText(findings: [Finding]?)
+    func writeJSON(findings: [Finding]?)
+    func writeNDJSON(findings: [Finding]?)
+}
+
+extension EndOfRunReport {
+    public func finish(findings: [Finding]?) {
+        switch settings.format {
+        case .text: writeText(findings: findings)
+        case .json: writeJSON(findings: findings)
+        case .ndjson: writeNDJSON(findings: findings)
+        }
+        output.endOfRecord()
+    }
+}
+
 /// What every report is told: the format to write and how to color text.
 public struct ReportSettings: Sendable {
     public var format: ReportFormat

@@ -50,8 +50,7 @@ public enum EventJSON {
         writer.packetMembers(event.packet, clock: clock)
         switch event.kind {
         case .inputOpened(let input):
-            writer.member("name", input.name)
-            writer.member("linkType", input.linkType)
+            writeInput(input, into: &writer)
         case .problem(let problem):
             writer.member("kind", problem.kind.rawValue)
             writer.member("message", problem.message)
@@ -118,6 +117,17 @@ public enum EventJSON {
 
     static func writeDirections(_ key: String, _ set: Set<HAPDirection>, into writer: inout JSONWriter) {
         writer.member(key, strings: HAPDirection.allCases.filter(set.contains).map(\.rawValue))
+    }
+
+    /// An input's name and link type (the `input-opened` event and the `inputs` of JSON documents).
+    static func writeInput(_ input: InputOpenedEvent, into writer: inout JSONWriter) {
+        writer.member("name", input.name)
+        writer.member("linkType", input.linkType)
+    }
+
+    /// The `inputs` member of an end-of-run document: each input's name and link type.
+    static func writeInputs(_ inputs: [InputOpenedEvent], into writer: inout JSONWriter) {
+        writer.objects("inputs", inputs) { writer, input in writeInput(input, into: &writer) }
     }
 
     /// The run's totals (the `input-ended` event and the `totals` of JSON documents).

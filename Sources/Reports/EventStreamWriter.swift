@@ -96,10 +96,7 @@ final class EventStreamWriter {
         case .json:
             var writer = JSONWriter(reservingCapacity: 512)
             writer.beginObject()
-            writer.objects("inputs", inputs) { writer, input in
-                writer.member("name", input.name)
-                writer.member("linkType", input.linkType)
-            }
+            EventJSON.writeInputs(inputs, into: &writer)
             writer.member("firstPacketTime", clock.origin.map(CaptureClock.iso8601))
             writer.array("problems", problems) { writer, entry in
                 EventJSON.write(entry.event, clock: clock, into: &writer)

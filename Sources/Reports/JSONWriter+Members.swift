@@ -7,53 +7,22 @@ import WireParsing
 /// A nil value leaves the member out: the schema (docs/json.md) marks such fields optional,
 /// which keeps lines short and never invents a value.
 extension JSONWriter {
-    mutating func member(_ key: String, _ value: String?) {
-        guard let value else { return }
-        self.key(key)
-        string(value)
-    }
-
-    mutating func member(_ key: String, _ value: Int?) {
-        guard let value else { return }
-        self.key(key)
-        integer(Int64(value))
-    }
-
-    mutating func member(_ key: String, _ value: UInt64?) {
-        guard let value else { return }
-        self.key(key)
-        unsignedInteger(value)
-    }
-
-    mutating func member(_ key: String, _ value: Int64?) {
-        guard let value else { return }
-        self.key(key)
-        integer(value)
-    }
-
-    mutating func member(_ key: String, _ value: Bool?) {
-        guard let value else { return }
-        self.key(key)
-        bool(value)
-    }
-
-    mutating func member(_ key: String, seconds value: Double?) {
-        guard let value else { return }
-        self.key(key)
-        double(CaptureClock.roundedSeconds(value))
-    }
-
-    mutating func member(_ key: String, _ value: JSONValue?) {
-        guard let value else { return }
-        self.key(key)
-        write(value)
-    }
+    mutating func member(_ key: String, _ value: String?) { member(key, value) { $0.string($1) } }
+    mutating func member(_ key: String, _ value: Int?) { member(key, value) { $0.integer(Int64($1)) } }
+    mutating func member(_ key: String, _ value: UInt64?) { member(key, value) { $0.unsignedInteger($1) } }
+    mutating func member(_ key: String, _ value: Int64?) { member(key, value) { $0.integer($1) } }
+    mutating func member(_ key: String, _ value: Bool?) { member(key, value) { $0.bool($1) } }
+    mutating func member(_ key: String, seconds value: Double?) { member(key, value) { $0.double(CaptureClock.roundedSeconds($1)) } }
+    mutating func member(_ key: String, _ value: JSONValue?) { member(key, value) { $0.write($1) } }
 
     /// Binary values as lower-case hex, the way key logs and Wireshark's byte fields spell them.
-    mutating func member(_ key: String, hex value: [UInt8]?) {
+    mutating func member(_ key: String, hex value: [UInt8]?) { member(key, value) { $0.string(Hex.encode($1)) } }
+
+    /// The member `key` with the value `write` writes; nothing when `value` is nil.
+    private mutating func member<Value>(_ key: String, _ value: Value?, _ write: (inout JSONWriter, Value) -> Void) {
         guard let value else { return }
         self.key(key)
-        string(Hex.encode(value))
+        write(&self, value)
     }
 
     mutating func member(_ key: String, strings values: [String]) {

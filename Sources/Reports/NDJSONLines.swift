@@ -1,6 +1,18 @@
 import HAPEvents
 import HAPJSON
 
+/// An end-of-run JSON document: one object, on one line, that names the schema and the command,
+/// then holds the members `body` writes.
+func writeJSONDocument(command: String, to output: ReportOutput, reservingCapacity: Int = 4096, _ body: (inout JSONWriter) -> Void) {
+    var writer = JSONWriter(reservingCapacity: reservingCapacity)
+    writer.beginObject()
+    writer.member("schema", EventJSON.schema)
+    writer.member("command", command)
+    body(&writer)
+    writer.endObject()
+    output.write(writer.text + "\n")
+}
+
 /// An end-of-run NDJSON document written line by line: a header naming the schema and the
 /// command, then one object per line, each tagged with its `type`.
 struct NDJSONLines {

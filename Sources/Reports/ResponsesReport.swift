@@ -7,10 +7,10 @@ import Packets
 /// requests never answered and the connections that ended with requests outstanding; the HAP
 /// statuses answered; and each characteristic's EVENTs with what breaks HAP's notification rules.
 /// Every judgement comes from the analysis (docs/audit-rules.md, "No Response" and "Events").
-public final class ResponsesReport: CaptureReport {
+public final class ResponsesReport: EndOfRunReport {
     public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
+    let output: ReportOutput
+    let settings: ReportSettings
     private var facts: Responsiveness
 
     public init(output: ReportOutput, settings: ReportSettings, limits: Responsiveness.Limits = Responsiveness.Limits()) {
@@ -23,23 +23,15 @@ public final class ResponsesReport: CaptureReport {
         facts.take(event)
     }
 
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text: writeText()
-        case .json:
-            var writer = JSONWriter(reservingCapacity: 4096)
-            writer.beginObject()
-            writer.member("schema", EventJSON.schema)
-            writer.member("command", "responses")
-            writeMembers(into: &writer)
-            writer.endObject()
-            output.write(writer.text + "\n")
-        case .ndjson:
-            let lines = NDJSONLines(output: output)
-            lines.header(command: "responses")
-            lines.line("responses") { writeMembers(into: &$0) }
-        }
-        output.endOfRecord()
+    /// `findings` have no place in it.
+    func writeJSON(findings _: [Finding]?) {
+        writeJSONDocument(command: "responses", to: output) { writeMembers(into: &$0) }
+    }
+
+    func writeNDJSON(findings _: [Finding]?) {
+        let lines = NDJSONLines(output: output)
+        lines.header(command: "responses")
+        lines.line("responses") { writeMembers(into: &$0) }
     }
 
     // MARK: Text
@@ -54,7 +46,7 @@ public final class ResponsesReport: CaptureReport {
         "\(key.id)" + (name.map { " \($0)" } ?? "")
     }
 
-    private func writeText() {
+    func writeText(findings _: [Finding]?) {
         let style = settings.style
         var lines: [String] = []
         let slowMark = CaptureClock.durationText(ResponseTiming.slowResponseSeconds)

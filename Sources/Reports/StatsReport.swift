@@ -4,10 +4,10 @@ import HAPJSON
 /// `hapscope stats`: per HAP connection, packets, bytes, retransmissions, out-of-order segments
 /// and gaps in each direction, and the frames of encrypted sessions; then the totals and the
 /// resource limits that were reached.
-public final class StatsReport: CaptureReport {
+public final class StatsReport: EndOfRunReport {
     public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
+    let output: ReportOutput
+    let settings: ReportSettings
     private let limits: AnalysisLimits
     private let retentionLimit: Int
     private var connections: [ConnectionSummary] = []
@@ -38,18 +38,10 @@ public final class StatsReport: CaptureReport {
         }
     }
 
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text: writeText()
-        case .json: writeJSON()
-        case .ndjson: writeNDJSON()
-        }
-        output.endOfRecord()
-    }
-
     // MARK: Text
 
-    private func writeText() {
+    /// `findings` have no place in it.
+    func writeText(findings _: [Finding]?) {
         let style = settings.style
         var lines: [String] = []
         if let totals {
@@ -172,24 +164,17 @@ public final class StatsReport: CaptureReport {
         }
     }
 
-    private func writeJSON() {
-        var writer = JSONWriter(reservingCapacity: 4096)
-        writer.beginObject()
-        writer.member("schema", EventJSON.schema)
-        writer.member("command", "stats")
-        writer.objects("inputs", inputs) { writer, input in
-            writer.member("name", input.name)
-            writer.member("linkType", input.linkType)
+    func writeJSON(findings _: [Finding]?) {
+        writeJSONDocument(command: "stats", to: output) { writer in
+            EventJSON.writeInputs(inputs, into: &writer)
+            writer.objects("connections", connections) { writer, summary in writeConnection(summary, into: &writer) }
+            writer.member("connectionsNotListed", droppedConnections)
+            if let totals { writer.object("totals") { EventJSON.writeTotals(totals, into: &$0) } }
+            writeLimits(into: &writer)
         }
-        writer.objects("connections", connections) { writer, summary in writeConnection(summary, into: &writer) }
-        writer.member("connectionsNotListed", droppedConnections)
-        if let totals { writer.object("totals") { EventJSON.writeTotals(totals, into: &$0) } }
-        writeLimits(into: &writer)
-        writer.endObject()
-        output.write(writer.text + "\n")
     }
 
-    private func writeNDJSON() {
+    func writeNDJSON(findings _: [Finding]?) {
         let lines = NDJSONLines(output: output)
         lines.header(command: "stats")
         for summary in connections {

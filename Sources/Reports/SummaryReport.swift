@@ -10,10 +10,10 @@ import Packets
 /// Built on `CaptureModel`, which keeps memory bounded whatever the capture's size. The findings
 /// line is filled from the audit's findings handed to `finish(findings:)`; without them (nil)
 /// there is no findings line.
-public final class SummaryReport: CaptureReport {
+public final class SummaryReport: EndOfRunReport {
     public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
+    let output: ReportOutput
+    let settings: ReportSettings
     private let model: CaptureModel
     /// How many entries each section lists in text before pointing to the command that lists all.
     public var sectionLimit = 12
@@ -28,61 +28,42 @@ public final class SummaryReport: CaptureReport {
         model.consume(event)
     }
 
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text: writeText(findings: findings)
-        case .json: writeJSON(findings: findings)
-        case .ndjson: writeNDJSON(findings: findings)
-        }
-        output.endOfRecord()
-    }
-
     // MARK: Text
 
-    private func writeText(findings: [Finding]?) {
+    func writeText(findings: [Finding]?) {
         let text = SummaryText(model: model, clock: clock, style: settings.style, limit: sectionLimit)
         output.write(text.lines(findings: findings).joined(separator: "\n") + "\n")
     }
 
     // MARK: JSON
 
-    private func writeJSON(findings: [Finding]?) {
-        var writer = JSONWriter(reservingCapacity: 4096)
-        writer.beginObject()
-        writer.member("schema", EventJSON.schema)
-        writer.member("command", "summary")
-        writer.objects("inputs", model.inputs) { writer, input in
-            writer.member("name", input.name)
-            writer.member("linkType", input.linkType)
-        }
-        if let summary = model.summary {
-            writer.object("totals") { writer in EventJSON.writeTotals(summary, into: &writer) }
-        }
-        writer.objects("accessories", model.accessories) { writer, accessory in writeAccessory(accessory, into: &writer) }
-        writer.objects("connections", model.connections) { writer, connection in writeConnection(connection, into: &writer) }
-        writer.object("pairing") { writer in
-            writePairingCounts(into: &writer)
-            writer.array("exchanges", model.exchanges) { writer, exchange in
-                EventJSON.write(HAPEvent(packet: exchange.steps.last?.packet, kind: .pairingExchange(exchange)), clock: clock, into: &writer)
+    func writeJSON(findings: [Finding]?) {
+        writeJSONDocument(command: "summary", to: output) { writer in
+            EventJSON.writeInputs(model.inputs, into: &writer)
+            if let summary = model.summary {
+                writer.object("totals") { writer in EventJSON.writeTotals(summary, into: &writer) }
             }
+            writer.objects("accessories", model.accessories) { writer, accessory in writeAccessory(accessory, into: &writer) }
+            writer.objects("connections", model.connections) { writer, connection in writeConnection(connection, into: &writer) }
+            writer.object("pairing") { writer in
+                writePairingCounts(into: &writer)
+                writer.array("exchanges", model.exchanges) { writer, exchange in
+                    EventJSON.write(HAPEvent(packet: exchange.steps.last?.packet, kind: .pairingExchange(exchange)), clock: clock, into: &writer)
+                }
+            }
+            writeCounts(into: &writer)
+            writer.array("problems", model.problems) { writer, entry in
+                EventJSON.write(HAPEvent(packet: entry.packet, kind: .problem(entry.problem)), clock: clock, into: &writer)
+            }
+            if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
         }
-        writeCounts(into: &writer)
-        writer.array("problems", model.problems) { writer, entry in
-            EventJSON.write(HAPEvent(packet: entry.packet, kind: .problem(entry.problem)), clock: clock, into: &writer)
-        }
-        if let findings { FindingJSON.writeFindings(findings, clock: clock, into: &writer) }
-        writer.endObject()
-        output.write(writer.text + "\n")
     }
 
-    private func writeNDJSON(findings: [Finding]?) {
+    func writeNDJSON(findings: [Finding]?) {
         let lines = NDJSONLines(output: output)
         lines.header(command: "summary")
         for input in model.inputs {
-            lines.line("input-opened") { writer in
-                writer.member("name", input.name)
-                writer.member("linkType", input.linkType)
-            }
+            lines.line("input-opened") { EventJSON.writeInput(input, into: &$0) }
         }
         for accessory in model.accessories { lines.line("accessory") { writeAccessory(accessory, into: &$0) } }
         for connection in model.connections { lines.line("connection") { writeConnection(connection, into: &$0) } }

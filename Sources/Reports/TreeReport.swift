@@ -9,10 +9,10 @@ import Packets
 /// From a capture, the last `/accessories` database of each accessory is shown. A dump (the body
 /// of `GET /accessories`, or the list form aiohomekit and homekit_python save) is shown with
 /// `addDump(_:source:)`.
-public final class TreeReport: CaptureReport {
+public final class TreeReport: EndOfRunReport {
     public var clock = CaptureClock()
-    private let output: ReportOutput
-    private let settings: ReportSettings
+    let output: ReportOutput
+    let settings: ReportSettings
     private var trees: [Tree] = []
     private var indexByKey: [String: Int] = [:]
     private let retentionLimit: Int
@@ -88,18 +88,10 @@ public final class TreeReport: CaptureReport {
         trees.append(Tree(key: name, database: database, error: nil, source: .file(name), versions: 1, bodyLength: nil))
     }
 
-    public func finish(findings: [Finding]?) {
-        switch settings.format {
-        case .text: writeText()
-        case .json: writeJSON()
-        case .ndjson: writeNDJSON()
-        }
-        output.endOfRecord()
-    }
-
     // MARK: Text
 
-    private func writeText() {
+    /// `findings` have no place in it.
+    func writeText(findings _: [Finding]?) {
         let style = settings.style
         if trees.isEmpty {
             output.write("no accessory database: the capture holds no readable GET /accessories response"
@@ -166,18 +158,14 @@ public final class TreeReport: CaptureReport {
         }
     }
 
-    private func writeJSON() {
-        var writer = JSONWriter(reservingCapacity: 8192)
-        writer.beginObject()
-        writer.member("schema", EventJSON.schema)
-        writer.member("command", "tree")
-        writer.objects("databases", trees) { writer, tree in writeTree(tree, into: &writer) }
-        writer.member("databasesNotKept", droppedAccessories)
-        writer.endObject()
-        output.write(writer.text + "\n")
+    func writeJSON(findings _: [Finding]?) {
+        writeJSONDocument(command: "tree", to: output, reservingCapacity: 8192) { writer in
+            writer.objects("databases", trees) { writer, tree in writeTree(tree, into: &writer) }
+            writer.member("databasesNotKept", droppedAccessories)
+        }
     }
 
-    private func writeNDJSON() {
+    func writeNDJSON(findings _: [Finding]?) {
         let lines = NDJSONLines(output: output)
         lines.header(command: "tree")
         for tree in trees {

@@ -20,13 +20,7 @@ struct GeneratedTCPConnection {
 
     /// SYN, SYN-ACK, ACK (RFC 9293 §3.5).
     mutating func open(_ writer: FrameWriter) {
-        segment(.client, flags: .syn, writer)
-        clientSequence &+= 1
-        writer.advance(microseconds: 150)
-        segment(.server, flags: [.syn, .ack], writer)
-        serverSequence &+= 1
-        writer.advance(microseconds: 150)
-        segment(.client, flags: .ack, writer)
+        controlExchange(client: .syn, server: [.syn, .ack], pause: 150, writer)
     }
 
     /// Sends `bytes` from `side`, one segment per MSS, the receiver acknowledging every
@@ -64,12 +58,18 @@ struct GeneratedTCPConnection {
 
     /// The client's FIN, the server's FIN-ACK, the client's last ACK.
     mutating func close(_ writer: FrameWriter) {
-        segment(.client, flags: [.fin, .ack], writer)
+        controlExchange(client: [.fin, .ack], server: [.fin, .ack], pause: 120, writer)
+    }
+
+    /// The client's segment with `client` flags, the server's with `server`, each taking one
+    /// sequence number (SYN and FIN do, RFC 9293 §3.4), then the client's ACK, `pause` µs apart.
+    private mutating func controlExchange(client: TCPFlags, server: TCPFlags, pause: Int, _ writer: FrameWriter) {
+        segment(.client, flags: client, writer)
         clientSequence &+= 1
-        writer.advance(microseconds: 120)
-        segment(.server, flags: [.fin, .ack], writer)
+        writer.advance(microseconds: pause)
+        segment(.server, flags: server, writer)
         serverSequence &+= 1
-        writer.advance(microseconds: 120)
+        writer.advance(microseconds: pause)
         segment(.client, flags: .ack, writer)
     }
 

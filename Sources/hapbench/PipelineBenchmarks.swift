@@ -73,29 +73,23 @@ struct PipelineBenchmarks {
         guard filter.includes("memory"), let childExecutable else { return results }
         let secondary = try capture(byteCount: captureByteCount / 3, kind: .lab, into: &results)
         for path in [secondary, primary] {
-            readIntoPageCache(path)
-            results.memory.append(try memoryFigure("memory.analysis", path: path, arguments: ["analyze", path], childExecutable))
-            readIntoPageCache(path)
-            results.memory.append(try memoryFigure("memory.libpcap-loop", path: path, arguments: ["analyze", "--plain", path], childExecutable))
+            results.memory.append(try memoryFigure("memory.analysis", path: path, childExecutable))
+            results.memory.append(try memoryFigure("memory.libpcap-loop", path: path, libpcapLoop: true, childExecutable))
         }
         for byteCount in [homeByteCount / 3, homeByteCount] {
             let path = try capture(byteCount: byteCount, kind: .home, into: &results)
-            readIntoPageCache(path)
-            results.memory.append(try memoryFigure("memory.home", path: path, arguments: ["analyze", path], childExecutable))
+            results.memory.append(try memoryFigure("memory.home", path: path, childExecutable))
         }
         for kind in [CaptureKind.ble, .coap] {
             for byteCount in [transportByteCount / 3, transportByteCount] {
                 let path = try capture(byteCount: byteCount, kind: kind, into: &results)
-                readIntoPageCache(path)
-                results.memory.append(try memoryFigure("memory.\(kind.rawValue)", path: path, arguments: ["analyze", path], childExecutable))
-                readIntoPageCache(path)
-                results.memory.append(try memoryFigure("memory.\(kind.rawValue)-libpcap-loop", path: path, arguments: ["analyze", "--plain", path], childExecutable))
+                results.memory.append(try memoryFigure("memory.\(kind.rawValue)", path: path, childExecutable))
+                results.memory.append(try memoryFigure("memory.\(kind.rawValue)-libpcap-loop", path: path, libpcapLoop: true, childExecutable))
             }
         }
         for byteCount in [captureByteCount / 3, captureByteCount] {
             let path = try capture(byteCount: byteCount, kind: .adversarial, into: &results)
-            readIntoPageCache(path)
-            results.memory.append(try memoryFigure("memory.adversarial", path: path, arguments: ["analyze", path], childExecutable))
+            results.memory.append(try memoryFigure("memory.adversarial", path: path, childExecutable))
         }
         return results
     }
@@ -135,7 +129,11 @@ struct PipelineBenchmarks {
         return (analysis, loop)
     }
 
-    private func memoryFigure(_ name: String, path: String, arguments: [String], _ executable: String) throws -> MemoryFigure {
+    /// The peak memory of the analysis of `path` (with `libpcapLoop`, of the libpcap loop over
+    /// it: `analyze --plain`) in a child process, the file read into the page cache first.
+    private func memoryFigure(_ name: String, path: String, libpcapLoop: Bool = false, _ executable: String) throws -> MemoryFigure {
+        readIntoPageCache(path)
+        let arguments = ["analyze"] + (libpcapLoop ? ["--plain"] : []) + [path]
         let resultPath = "\(captureDirectory)/child-peak-memory.txt"
         let usage = try ChildProcess.run(executable, arguments + ["--peak-memory-to", resultPath])
         guard usage.exitStatus == 0 else { throw BenchmarkFailure("\(executable) \(arguments.joined(separator: " ")) exited with \(usage.exitStatus)") }

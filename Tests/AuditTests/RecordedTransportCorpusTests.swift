@@ -14,13 +14,15 @@ struct RecordedTransportCorpusTests {
     /// The rules the BLE transport's facts feed, and those only it can raise.
     static let bleRules: [AuditRule] = [
         .transactionIDMismatch, .nonceSkip, .plaintextAfterEncryption, .secureAccessWithoutSession, .globalStateNumberNotBumped,
-        .configurationNumberUnchanged,
+        .configurationNumberUnchanged, .broadcastKeyExpired,
     ]
-    static let bleOnlyRules: [AuditRule] = [.transactionIDMismatch, .secureAccessWithoutSession, .globalStateNumberNotBumped]
+    static let bleOnlyRules: [AuditRule] = [
+        .transactionIDMismatch, .secureAccessWithoutSession, .globalStateNumberNotBumped, .broadcastKeyExpired,
+    ]
 
-    @Test("The BLE corpus has its six misbehaving scenarios, each declaring one catalogued rule")
+    @Test("The BLE corpus has its seven misbehaving scenarios, each declaring one catalogued rule")
     func corpus() throws {
-        #expect(Self.bleMisbehaving.count == 6 && Self.bleClean.count == 5)
+        #expect(Self.bleMisbehaving.count == 7 && Self.bleClean.count == 5)
         let declared = try Self.bleMisbehaving.flatMap { try RecordedCapture($0).misbehaviours().map(\.rule) }
         #expect(Set(declared) == Set(Self.bleRules.map(\.slug)))
     }
@@ -66,7 +68,7 @@ struct RecordedTransportCorpusTests {
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
     }
 
-    @Test("The six BLE rules are silent on every clean CoAP capture", arguments: RecordedCapture.coap)
+    @Test("The BLE rules are silent on every clean CoAP capture", arguments: RecordedCapture.coap)
     func bleRulesSilentOnCleanCoAP(_ name: String) throws {
         let capture = RecordedCapture(name)
         guard try capture.misbehaviours().isEmpty else { return }

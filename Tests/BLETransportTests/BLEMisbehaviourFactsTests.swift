@@ -4,6 +4,7 @@ import HAPEvents
 import HAPJSON
 import Testing
 import TestSupport
+import WireParsing
 @testable import BLETransport
 
 /// The facts behind the BLE audit rules, where the truth says the accessory misbehaved: the
@@ -80,6 +81,33 @@ struct BLEMisbehaviourFactsTests {
         return nil
     }
 
+    /// The manufacturer data (after the Apple type and length bytes) of the first broadcast the truth
+    /// journals 32,767 or more GSN increments (65535 wrapping to 1) after the accessory's latest
+    /// broadcast key generation before it.
+    static func expiredBroadcast(truth: JSONValue) -> [UInt8]? {
+        let generations = (truth["broadcastKeys"]?.arrayValue ?? []).compactMap { key -> (time: Double, gsn: Int64)? in
+            guard let time = key["time"]?.numberValue?.doubleValue, let gsn = key["gsn"]?.numberValue?.int64Value else { return nil }
+            return (time, gsn)
+        }
+        for broadcast in truth["broadcasts"]?.arrayValue ?? [] {
+            guard let time = broadcast["time"]?.numberValue?.doubleValue, let gsn = broadcast["gsn"]?.numberValue?.int64Value,
+                  let generated = generations.last(where: { $0.time <= time }),
+                  ((gsn - generated.gsn) % 65535 + 65535) % 65535 >= 32767,
+                  let data = broadcast["manufacturerData"]?.stringValue.flatMap({ Hex.decode($0) }) else { continue }
+            return Array(data.dropFirst(2))
+        }
+        return nil
+    }
+
+    /// The packet of the encrypted notification advertisement carrying `data`.
+    static func notificationPacket(_ data: [UInt8], in events: [HAPEvent]) -> Int? {
+        events.first { event in
+            guard case .bleAdvertisement(let advertisement) = event.kind,
+                  case .encryptedNotification(let notification) = advertisement.advertisement else { return false }
+            return notification.advertisingID + notification.encryptedPayload + notification.truncatedTag == data
+        }?.packet?.number
+    }
+
     /// The hex of the Value parameter (0x01) of a base64 PDU body.
     static func valueParameter(_ base64: String) -> String? {
         guard let data = Data(base64Encoded: base64) else { return nil }
@@ -95,7 +123,8 @@ struct BLEMisbehaviourFactsTests {
     }
 
     @Test("Each rule a misbehaving scenario declares fires once, at the packet of the PDU that broke it",
-          arguments: ["ble-wrong-tid", "ble-nonce-skip", "ble-plaintext-after-secure", "ble-unauthenticated-secure-read", "ble-gsn-not-bumped"])
+          arguments: ["ble-wrong-tid", "ble-nonce-skip", "ble-plaintext-after-secure", "ble-unauthenticated-secure-read", "ble-gsn-not-bumped",
+                     "ble-broadcast-key-expired"])
     func atThePacket(scenario: String) throws {
         let analysis = try BLEAnalysis(scenario)
         let auditor = Auditor()
@@ -103,8 +132,14 @@ struct BLEMisbehaviourFactsTests {
         let misbehaviours = try RecordedCapture("ble/" + scenario).misbehaviours()
         #expect(misbehaviours.count == 1)
         for misbehaviour in misbehaviours {
-            let index = try #require(Self.misbehavingPDU(misbehaviour.rule, truth: analysis.truth), "\(misbehaviour)")
-            let packet = analysis.pdus[index].packet.number
+            let packet: Int
+            if misbehaviour.rule == "broadcast-key-expired" {
+                let data = try #require(Self.expiredBroadcast(truth: analysis.truth), "\(misbehaviour)")
+                packet = try #require(Self.notificationPacket(data, in: analysis.events), "\(misbehaviour)")
+            } else {
+                let index = try #require(Self.misbehavingPDU(misbehaviour.rule, truth: analysis.truth), "\(misbehaviour)")
+                packet = analysis.pdus[index].packet.number
+            }
             let findings = auditor.findings.filter { $0.rule.slug == misbehaviour.rule }
             #expect(findings.count == 1)
             #expect(findings.first?.evidence.map(\.packet?.number) == [packet], "\(misbehaviour): expected packet \(packet)")
@@ -119,5 +154,6 @@ struct BLEMisbehaviourFactsTests {
         for rule in ["transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session", "gsn-not-bumped"] {
             #expect(Self.misbehavingPDU(rule, truth: truth) == nil, "\(rule)")
         }
+        #expect(Self.expiredBroadcast(truth: truth) == nil)
     }
 }

@@ -64,8 +64,8 @@ import TestSupport
         #expect(result.status == 1)
         let xml = result.standardOutput
         let cases = xml.components(separatedBy: "<testcase ").count - 1
-        #expect(cases == 2 * 62)
-        #expect(xml.contains("tests=\"124\" failures=\"1\" errors=\"0\""))
+        #expect(cases == 2 * 63)
+        #expect(xml.contains("tests=\"126\" failures=\"1\" errors=\"0\""))
         #expect(xml.contains("name=\"database/invalid-json\" classname=\"hapscope.audit.bad-json.pcap\""))
         #expect(xml.contains("classname=\"hapscope.audit.velux_window.json\""))
         #expect(xml.contains("MEDIUM database/invalid-json by the accessory"))

@@ -116,6 +116,11 @@ class Misbehaviour:
         """Whether a change of the attribute database increments the configuration number."""
         return True
 
+    def discard_expired_broadcast_key(self, accessory: "Accessory") -> bool:
+        """Whether the GSN increment from the key's expiration GSN discards the broadcast key
+        (HomeKitADK HAPBLEAccessoryServerIncrementGSN, HAP R14 §7.4.7.4)."""
+        return True
+
 
 class Accessory:
     def __init__(
@@ -527,10 +532,14 @@ class Accessory:
             controller_ltpk = self.pairings[session.pairing_id][0]
             key = crypto.broadcast_key(session.shared_secret, controller_ltpk)
             advertising_id = params.get(0x03, adv.device_id_bytes(self.identity.device_id))
-            self.broadcast = {"key": key, "advertisingId": advertising_id, "expiresAfterGsn": (self.gsn + 32767 - 1) % 65535}
+            # HomeKitADK HAPBLEAccessoryServerBroadcastGenerateKey: gsn + 32767 - 1, less 65535 above 65535.
+            expires = self.gsn + 32767 - 1
+            expires = expires - 65535 if expires > 65535 else expires
+            self.broadcast = {"key": key, "advertisingId": advertising_id, "expiresAfterGsn": expires, "connection": session.index,
+                              "gsn": self.gsn}
             self.journal.key("BROADCAST_KEY", self.identity.device_id, key)
             self.journal.write("broadcast-key", connection=session.index, session=session.session_name, key=key.hex(),
-                               advertisingId=advertising_id.hex(), gsn=self.gsn)
+                               advertisingId=advertising_id.hex(), gsn=self.gsn, expiresAfterGsn=expires)
         if 0x02 not in params:
             return pdu.Response(request.tid, pdu.STATUS_SUCCESS)
         items = [
@@ -544,7 +553,12 @@ class Accessory:
 
     # ------------------------------------------------------------------------- events and GSN
     def increment_gsn(self) -> None:
-        # HAP R14 §7.4.1.8: GSN wraps from 65535 to 1; once per connection while connected.
+        # HAP R14 §7.4.1.8: GSN wraps from 65535 to 1; once per connection while connected. The
+        # increment from the broadcast key's expiration GSN discards the key (HomeKitADK
+        # HAPBLEAccessoryServerIncrementGSN).
+        if self.broadcast and self.gsn == self.broadcast["expiresAfterGsn"] and self.misbehaviour.discard_expired_broadcast_key(self):
+            self.broadcast = None
+            self.journal.write("note", text=f"broadcast key expired at GSN {self.gsn}: discarded")
         self.gsn = 1 if self.gsn >= 65535 else self.gsn + 1
         self.journal.write("gsn", gsn=self.gsn)
 

@@ -8,6 +8,7 @@ from .database import lamp, multi_service
 from .rig import Scenario
 from .stories import (
     ON,
+    broadcast_key_expired_story,
     lamp_story,
     long_values_story,
     misbehaving_read_story,
@@ -117,6 +118,26 @@ class ConfigurationNumberUnchanged(Misbehaviour):
         return False
 
 
+class BroadcastKeyExpired(Misbehaviour):
+    """While disconnected, jumps the GSN to the broadcast key's expiration GSN (as if 32,766 changes had
+    gone by unseen) and advertises it; the next increment, a broadcast notification's, would discard the
+    key in HomeKitADK, but this accessory seals the notification under it anyway."""
+
+    rule = "broadcast-key-expired"
+
+    async def jump_to_key_expiration(self, accessory) -> None:
+        accessory.gsn = accessory.broadcast["expiresAfterGsn"]
+        accessory.journal.write("gsn", gsn=accessory.gsn)
+        await accessory.advertise(reason="regular")
+
+    def discard_expired_broadcast_key(self, accessory):
+        key = accessory.broadcast
+        accessory.journal.misbehaviour(self.rule, key["connection"], f"the broadcast key generated on connection {key['connection']} at "
+                                       f"GSN {key['gsn']} reached its expiration GSN {key['expiresAfterGsn']}; kept past the increment that discards "
+                                       f"it, and the notification at GSN {accessory.gsn % 65535 + 1} sealed under it")
+        return False
+
+
 SCENARIOS = [
     Scenario("lamp", "Stand-alone lightbulb: discovery, unpaired identify, pair-setup, signature reads, pair-verify, reads, "
              "writes, identify, connected events, a disconnected event via GSN with pair-resume, broadcast notification.",
@@ -144,7 +165,11 @@ SCENARIOS = [
              misbehaviour=GsnNotBumped, seed=10, clean=False),
     Scenario("ble-configuration-number-unchanged", "Misbehaving: a Battery service is added while disconnected without a new "
              "configuration number; aiohomekit keeps its cached database on the next connection.", lamp,
-             configuration_number_unchanged_story, misbehaviour=ConfigurationNumberUnchanged, seed=11, clean=False),
+             configuration_number_unchanged_story, misbehaviour=ConfigurationNumberUnchanged, seed=12, clean=False),
+    Scenario("ble-broadcast-key-expired", "Misbehaving: after the broadcast key is generated, the accessory's GSN jumps to the "
+             "key's expiration GSN while the controller (restarted from its cache) is not connected; the next broadcast "
+             "notification is sealed under the expired key.", lamp, broadcast_key_expired_story,
+             misbehaviour=BroadcastKeyExpired, seed=11, clean=False),
     Scenario("ble-pdu-statuses", "Requests answered with non-zero PDU statuses: a Char-Read of write-only Identify "
              "(Unsupported-PDU), a write of Brightness = 150 outside 0-100 (Invalid Request), a Char-Read naming a wrong "
              "IID (Invalid Instance ID); aiohomekit reports each and the session goes on.", lamp, pdu_statuses_story, seed=9),

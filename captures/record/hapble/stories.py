@@ -244,3 +244,52 @@ async def pdu_statuses_story(rig: Rig) -> None:
         raise StoryError("the Char-Read naming a wrong IID succeeded")
     read = await rig.step(pairing.get_characteristics([(AID, ON), (AID, BRIGHTNESS)]), 10, "read On and Brightness")
     rig.observe(f"the session went on: aiohomekit read {read}")
+
+
+async def restart_controller(rig: Rig, pairing):
+    """Home Assistant restarting: a new BleController from the same characteristic cache loads the pairing
+    (aiohomekit restores the database, the GSN and the broadcast key from the cache) and scans again."""
+    from aiohomekit.controller.ble.controller import BleController
+
+    cache = rig.ble_controller._char_cache
+    data = dict(pairing.pairing_data)
+    pairing._shutdown = True
+    await rig.step(rig.ble_controller.async_stop(), 5, "stop the first controller")
+    rig.ble_controller = BleController(cache)
+    restored = rig.ble_controller.load_pairing(ALIAS, data)
+    restored.dispatcher_connect(rig.on_values)
+    await rig.step(rig.ble_controller.async_start(), 5, "start the restarted controller")
+    await rig.wait_for(lambda: restored.description is not None and restored.device is not None, 10, "the restarted controller seeing the accessory")
+    return restored
+
+
+async def broadcast_key_expired_story(rig: Rig) -> None:
+    """Pair, load, subscribe (broadcast key generated, broadcasts enabled for Brightness), disconnect; the
+    controller restarts from its cache; the accessory's GSN jumps to the key's expiration GSN; Brightness
+    changes and goes out as an encrypted notification under the expired key."""
+    pairing = await paired_and_loaded(rig)
+    await pairing.subscribe([(AID, ON), (AID, BRIGHTNESS)])
+    await rig.wait_for(lambda: pairing._broadcast_decryption_key is not None and BRIGHTNESS in pairing._broadcast_notifications,
+                       15, "broadcast key and broadcast notifications for Brightness")
+    await asyncio.sleep(2.0)  # let aiohomekit finish enabling GATT indications first
+    await wait_disconnected(rig, pairing)
+    pairing = await restart_controller(rig, pairing)
+    generated = rig.accessory.broadcast
+    rig.note(f"broadcast key generated on connection {generated['connection']} at GSN {generated['gsn']}, "
+             f"expiring at GSN {generated['expiresAfterGsn']}")
+    await rig.accessory.misbehaviour.jump_to_key_expiration(rig.accessory)
+    jumped = rig.accessory.gsn
+    await rig.wait_for(lambda: pairing.description.state_num == jumped, 10, f"the controller seeing GSN {jumped}")
+    await asyncio.sleep(0.5)
+    rig.observe(f"the restarted aiohomekit saw the advertised GSN jump to {jumped} and "
+                + ("connected" if rig.accessory.connected else "did not connect (it has not connected since its restart)"))
+    since = time.time()
+    await change_on_accessory(rig, BRIGHTNESS, 65)
+    try:
+        await rig.wait_for(lambda: rig.value_seen((AID, BRIGHTNESS), 65, since), 10, "the broadcast notification for Brightness")
+        rig.observe(f"aiohomekit decrypted the encrypted notification at GSN {rig.accessory.gsn} under the expired key and "
+                    "accepted Brightness = 65")
+    except StoryError:
+        rig.observe("aiohomekit did not deliver Brightness = 65 from the encrypted notification within 10 s")
+    await asyncio.sleep(0.5)
+    rig.observe("aiohomekit " + ("connected" if rig.accessory.connected else "did not connect") + " after the notification")

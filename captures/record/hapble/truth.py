@@ -169,6 +169,8 @@ def build(workdir: Path, scenario, capture_stem: str) -> tuple[dict, list[str]]:
         "gsn": [{"time": e["t"], "gsn": e["gsn"]} for e in of(accessory, "gsn")],
         "databaseChanges": [{"time": e["t"], "serviceIid": e["serviceIid"], "serviceType": e["serviceType"],
                              "configNumber": e["configNumber"]} for e in of(accessory, "database-change")],
+        "broadcastKeys": [{"time": e["t"], "connection": e["connection"], "gsn": e["gsn"], "expiresAfterGsn": e.get("expiresAfterGsn"),
+                           "advertisingId": e["advertisingId"]} for e in of(accessory, "broadcast-key")],
         "gatt": of(accessory, "gatt-table")[0]["table"],
         "att": att,
         "pdus": pdus,

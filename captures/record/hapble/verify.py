@@ -29,7 +29,9 @@ REQUIRED = {"schema": int, "transport": str, "scenario": str, "accessory": dict,
             "sessions": list, "advertisements": list, "broadcasts": list, "gatt": list, "att": list, "pdus": list,
             "pairings": list, "misbehaviours": list, "notes": list}
 RULES = {"transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session", "gsn-not-bumped",
-         "config-number-unchanged"}
+         "config-number-unchanged", "broadcast-key-expired"}
+# HomeKitADK HAPBLEAccessoryServer+Broadcast.c (HAP R14 §7.4.7.4): the broadcast key expires after 32,767 GSN increments.
+BROADCAST_KEY_LIFETIME = 32767
 
 
 def read_pcap(path: Path) -> tuple[int, list[tuple[float, int, bytes]]]:
@@ -123,6 +125,7 @@ def verify_scenario(directory: Path, name: str) -> list[str]:
     anomalies |= _unauthenticated_reads(truth)
     anomalies |= _unannounced_changes(truth)
     anomalies |= _unannounced_database_changes(truth)
+    anomalies |= _expired_broadcast_keys(truth)
     declared = {(m["rule"], m["connection"]) for m in truth["misbehaviours"]}
     if anomalies != declared:
         problems.append(f"reference rule check found {sorted(anomalies)}, truth declares {sorted(declared)}")
@@ -338,6 +341,16 @@ def _unannounced_database_changes(truth: dict) -> set[tuple[str, int]]:
         if previous is not None and number is not None and previous[1] == number and previous[2] != declarations:
             found.add(("config-number-unchanged", connection["connection"]))
         previous = (connection["connection"], number, declarations)
+    return found
+
+
+def _expired_broadcast_keys(truth: dict) -> set[tuple[str, int]]:
+    """Broadcasts sealed 32,767 or more GSN increments (65535 wraps to 1) after the accessory's latest key generation."""
+    found = set()
+    for broadcast in truth["broadcasts"]:
+        keys = [k for k in truth.get("broadcastKeys", []) if k["time"] <= broadcast["time"]]
+        if keys and (broadcast["gsn"] - keys[-1]["gsn"]) % 65535 >= BROADCAST_KEY_LIFETIME:
+            found.add(("broadcast-key-expired", keys[-1]["connection"]))
     return found
 
 
