@@ -475,11 +475,16 @@ extension AuditRule {
         .discovery, "config-number-unchanged", severity: .low,
         because: "controllers miss the change; nothing is exposed",
         party: .accessory,
-        title: "Accessory database changed without a new c#",
-        explanation: "The /accessories body changed in structure (accessories, services or characteristics added, "
-            + "removed or redefined) while the advertised configuration number c# stayed the same. Controllers "
-            + "cache the database by c# and re-read it only when c# changes, so they keep the stale one.",
-        reference: "PROTOCOL.md §7 (c#: bumped whenever the attribute database changes)")
+        title: "Accessory database changed without a new configuration number",
+        explanation: "The accessory database changed in structure (accessories, services or characteristics added, "
+            + "removed or redefined) while the advertised configuration number stayed the same: c# over IP, where the "
+            + "/accessories body changed; CN in the HAP-BLE advertisement, where an LE connection's GATT discovery, "
+            + "instance IDs or signatures differ from what an earlier one read. Controllers cache the database by that "
+            + "number and read it again only when it changes, so they keep the stale one (aiohomekit kept its cached "
+            + "BLE database in captures/ble/ble-configuration-number-unchanged).",
+        reference: "PROTOCOL.md §7 (c#: bumped whenever the attribute database changes), §10.4 (CN in the HAP-BLE "
+            + "advertisement; HomeKitADK HAP.h HAPAccessoryServerIncrementCN: when an accessory, service or characteristic is "
+            + "added or removed)")
 
     public static let configurationNumberNotBumped = AuditRule(
         .discovery, "config-number-not-bumped", severity: .low,

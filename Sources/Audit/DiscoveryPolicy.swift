@@ -7,7 +7,7 @@ import WireParsing
 
 /// Bonjour and HAP-BLE advertisements, and what they promise about pairing and the database:
 /// `sf-unpaired-while-paired` (both),
-/// `srv-without-address`, `ff-mismatch`, `config-number-unchanged`, `txt-malformed`,
+/// `srv-without-address`, `ff-mismatch`, `config-number-unchanged` (both), `txt-malformed`,
 /// `setup-hash-mismatch` (both) and `gsn-not-bumped` (HAP-BLE).
 ///
 /// Advertisement findings are kept per service instance (`hapscope Bridge 4D5E6F._hap._tcp.local`),
@@ -72,6 +72,7 @@ struct DiscoveryPolicy: AuditPolicy {
             checkConfigurationNumber(database, at: packet, in: context, findings: &findings)
         case .connectionClosed(let summary):
             setupMethods.removeValue(forKey: summary.connection.id)
+            if let change = summary.unannouncedDatabaseChange { checkConfigurationNumber(change, on: summary.connection, findings: &findings) }
         default:
             break
         }
@@ -222,6 +223,18 @@ struct DiscoveryPolicy: AuditPolicy {
             packet: packet, connection: event.connection,
             detail: "this /accessories response differs in structure from the one in packet #\(previous.number) "
                 + "(\(changes.count) change(s): \(listed)), yet every advertisement in between kept c#=\(number)"))
+    }
+
+    /// HAP-BLE: the transport found the GATT database read on this LE connection changed from
+    /// what earlier ones read, under the same advertised configuration number.
+    private func checkConfigurationNumber(_ change: UnannouncedDatabaseChange, on connection: ConnectionInfo, findings: inout FindingLedger) {
+        let listed = change.changes.prefix(3).joined(separator: ", ") + (change.changes.count > 3 ? ", …" : "")
+        findings.record(.configurationNumberUnchanged, .connection(connection), accessory: AuditContext.accessoryKey(deviceID: change.deviceID), Evidence(
+            packet: change.packet, connection: connection,
+            detail: "the GATT database read on connection \(connection.id) differs from what the earlier connections read "
+                + "under the same configuration number (the last of them connection \(change.earlierConnection.id)) "
+                + "(\(change.changes.count) change(s): \(listed)), yet the accessory advertised CN \(change.configurationNumber) "
+                + "before both, last in packet #\(change.advertisementPacket.number)"))
     }
 }
 

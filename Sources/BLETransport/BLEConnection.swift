@@ -53,6 +53,16 @@ final class BLEConnection {
     /// The last value seen on this connection of each characteristic that notifies in the
     /// disconnected state (one per signature read, so bounded by ble.attributes).
     private(set) var disconnectedNotifyingValues: [UInt16: [UInt8]] = [:]
+    /// The configuration number the accessory advertised last before this connection opened.
+    let openedUnderConfigurationNumber: UInt8?
+    /// What earlier connections read of the database under that configuration number: this
+    /// connection's reading must agree with it wherever both read.
+    private let earlierReading: ConfigurationNumberWatch.EarlierReading?
+    /// The response in which this connection's reading first differed from the earlier one.
+    private var databaseDifferedAt: PacketInfo?
+    /// The GATT table's revision last compared with the earlier reading (a signature read counts
+    /// as one too): a response that taught nothing is not compared again.
+    private var comparedRevision: Int?
     private var serviceSignatures: [UInt16: HAPServiceSignature] = [:]
     /// A Timed-Write the accessory accepted, waiting for its Execute-Write.
     private var timedWrite: (iid: UInt16, value: [UInt8]?, packet: PacketInfo)?
@@ -75,12 +85,15 @@ final class BLEConnection {
     init(
         info: ConnectionInfo, handshakeSeen: Bool, packet: PacketInfo, context: AnalysisContext,
         earlierProperties: [UInt16: HAPCharacteristicProperties] = [:], standingValues: GlobalStateNumberWatch.StandingValues? = nil,
+        openedUnderConfigurationNumber: UInt8? = nil, earlierReading: ConfigurationNumberWatch.EarlierReading? = nil,
         onPDU: ((BLEPDURecord) -> Void)?, onProtocolConfiguration: ((ProtocolConfigurationAnswer, PacketInfo) -> Void)? = nil
     ) {
         self.info = info
         self.onProtocolConfiguration = onProtocolConfiguration
         self.earlierProperties = earlierProperties
         self.standingValues = standingValues
+        self.openedUnderConfigurationNumber = openedUnderConfigurationNumber
+        self.earlierReading = earlierReading
         self.handshakeSeen = handshakeSeen
         self.context = context
         self.onPDU = onPDU
@@ -119,7 +132,10 @@ final class BLEConnection {
             break
         default:
             let (request, completed) = values.response(pdu)
-            if let request { gatt.learn(request: request, response: pdu) }
+            if let request {
+                gatt.learn(request: request, response: pdu)
+                compareDatabase(packet: packet)
+            }
             for value in completed { take(value, offset: offset, packet: packet) }
         }
     }
@@ -340,9 +356,36 @@ final class BLEConnection {
             } else {
                 serviceSignatures[iid] = try HAPServiceSignature(parsing: &cursor)
             }
+            comparedRevision = nil
+            compareDatabase(packet: packet)
         } catch {
             problem("packet \(packet.number): the signature of instance \(iid): \(error)", direction: .accessoryToController, packet: packet)
         }
+    }
+
+    /// What this connection read of the accessory's GATT database; nil past the ble.attributes
+    /// limit, where what was read is not all that was listed.
+    var databaseReading: GATTDatabaseReading? {
+        gatt.overflowed ? nil : GATTDatabaseReading(table: gatt, signatures: signatures)
+    }
+
+    /// Notes the first response after which this connection's reading differs from the earlier
+    /// readings under the same configuration number.
+    private func compareDatabase(packet: PacketInfo) {
+        guard let earlierReading, databaseDifferedAt == nil, gatt.revision != comparedRevision else { return }
+        comparedRevision = gatt.revision
+        guard let reading = databaseReading, reading.differs(from: earlierReading.reading) else { return }
+        databaseDifferedAt = packet
+    }
+
+    /// The database change this connection found, with every difference of its whole reading.
+    private var unannouncedDatabaseChange: UnannouncedDatabaseChange? {
+        guard let earlierReading, let packet = databaseDifferedAt,
+              let changes = databaseReading?.changes(since: earlierReading.reading), !changes.isEmpty else { return nil }
+        return UnannouncedDatabaseChange(
+            deviceID: earlierReading.deviceID, earlierConnection: earlierReading.connection,
+            configurationNumber: earlierReading.configurationNumber, advertisementPacket: earlierReading.advertisementPacket,
+            packet: packet, changes: changes)
     }
 
     /// HAP-Protocol-Configuration (HomeKitADK HAPBLEProtocol+Configuration.c): a generated
@@ -507,7 +550,8 @@ final class BLEConnection {
         context.emit(.connectionClosed(ConnectionSummary(
             connection: info, deviceID: deviceID, reason: reason, handshakeSeen: handshakeSeen, firstPacket: firstPacket,
             lastPacket: end, tcp: [:], frames: [:], encrypted: secured, decrypted: Set(ciphers.keys),
-            carried: .bluetoothLE(counters), disconnectionReason: disconnectionReason)), end)
+            carried: .bluetoothLE(counters), disconnectionReason: disconnectionReason,
+            unannouncedDatabaseChange: unannouncedDatabaseChange)), end)
     }
 
     private func problem(_ message: String, direction: HAPDirection, packet: PacketInfo) {

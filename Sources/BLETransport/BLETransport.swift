@@ -31,6 +31,7 @@ package final class BLETransport {
     private var advertisements: BLEAdvertisementTracker
     private var broadcasts: BroadcastNotificationOpener
     private var globalStateNumbers: GlobalStateNumberWatch
+    private var configurationNumbers: ConfigurationNumberWatch
     private var broadcastKeys: BroadcastKeyLifetimeWatch
     /// Advertisers whose encrypted notifications could not be opened, said once each.
     private var unopenedBroadcastsReported: Set<BluetoothAddress> = []
@@ -53,6 +54,7 @@ package final class BLETransport {
             keys: context.keyLog.broadcastKeys, gsnSearch: context.limits.ble.broadcastGSNSearch,
             maximumAccessories: context.limits.ble.maximumAdvertisers)
         globalStateNumbers = GlobalStateNumberWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
+        configurationNumbers = ConfigurationNumberWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
         broadcastKeys = BroadcastKeyLifetimeWatch(maximumAccessories: context.limits.ble.maximumAdvertisers)
     }
 
@@ -122,13 +124,11 @@ package final class BLETransport {
                 if error.code != .unsupported { problem("packet \(packet.number): the HomeKit advertisement from \(advertiser): \(error)", packet: packet) }
                 continue
             }
-            // Every sighting counts, repeated or not: it shows the GSN standing between connections.
             if case .regular(let regular) = advertisement {
-                globalStateNumbers.advertised(regular.globalStateNumber, by: advertiser, packet: packet)
                 broadcastKeys.stated(regular.globalStateNumber, by: advertiser, packet: packet)
             }
             let forgotten = advertisements.forgotten
-            let sighting = advertisements.observe(advertisement, from: advertiser)
+            let sighting = advertisements.observe(advertisement, from: advertiser, packet: packet)
             if advertisements.forgotten > forgotten {
                 context.limitReached(.bleAdvertisers, "more HomeKit advertisers than the ble.advertisers limit: the oldest was forgotten", packet)
             }
@@ -166,7 +166,7 @@ package final class BLETransport {
             problem("packet \(packet.number): encrypted notifications from \(advertiser) not opened: \(why)", packet: packet)
             return
         }
-        globalStateNumbers.advertised(gsn, by: advertiser, packet: packet)
+        advertisements.opened(globalStateNumber: gsn, from: advertiser, packet: packet)
         let accessory = PeerAddress.bluetooth(advertiser)
         // Without an LE connection to the accessory in the capture, connection 0 stands for none.
         let connection = latestConnectionByAccessory[accessory] ?? ConnectionInfo(
@@ -238,10 +238,14 @@ package final class BLETransport {
             id: context.nextConnectionID(), transport: .bluetoothLE(connectionHandle: handle),
             controller: hostIsController ? local : remote, accessory: hostIsController ? remote : local)
         // The advertisements a capturing central saw are the peer's: only then are they compared.
-        let standing = handshakeSeen && hostIsController ? globalStateNumbers.opened(info, to: peer) : nil
+        let watched = handshakeSeen && hostIsController
+        let standing = watched ? globalStateNumbers.opened(info, to: peer, latest: advertisements.latestGlobalStateNumber(from: peer)) : nil
+        let latestRegular = watched ? advertisements.latestRegular(from: peer) : nil
         let connection = BLEConnection(
             info: info, handshakeSeen: handshakeSeen, packet: packet, context: context,
-            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], standingValues: standing, onPDU: onPDU,
+            earlierProperties: propertiesByAccessory[info.accessory] ?? [:], standingValues: standing,
+            openedUnderConfigurationNumber: latestRegular?.advertisement.configurationNumber,
+            earlierReading: configurationNumbers.earlierReading(of: peer, latest: latestRegular), onPDU: onPDU,
             onProtocolConfiguration: { [unowned self] answer, packet in self.protocolConfigured(answer, on: info, packet: packet) })
         connections[handle] = (connection, hostIsController)
         connectionOrder.append(handle)
@@ -272,7 +276,10 @@ package final class BLETransport {
         for error in reassembler.finish(handle: handle, offset: offset) { reassemblyProblem(error, packet: packet) }
         entry.connection.close(reason: reason, disconnectionReason: disconnectionReason, offset: offset, packet: packet)
         if entry.connection.handshakeSeen, entry.hostIsController, case .bluetooth(let address) = entry.connection.info.accessory {
-            globalStateNumbers.closed(entry.connection.info, to: address, values: entry.connection.disconnectedNotifyingValues)
+            globalStateNumbers.closed(entry.connection.info, to: address, values: entry.connection.disconnectedNotifyingValues, in: packet)
+            if let number = entry.connection.openedUnderConfigurationNumber, let reading = entry.connection.databaseReading {
+                configurationNumbers.closed(entry.connection.info, to: address, reading: reading, openedUnder: number)
+            }
         }
         remember(entry.connection)
     }

@@ -49,9 +49,17 @@ struct GATTTable {
     let maximumAttributes: Int
     /// Whether discovery went past `maximumAttributes` (and the excess was ignored).
     private(set) var overflowed = false
+    /// The handles whose primary services, and whose characteristic declarations, discovery has
+    /// listed: what this connection read, so that only that is compared with another's.
+    private(set) var serviceCoverage: HandleCoverage
+    private(set) var characteristicCoverage: HandleCoverage
+    /// Counts the responses that taught the table something: equal revisions, equal tables.
+    private(set) var revision = 0
 
     init(maximumAttributes: Int) {
         self.maximumAttributes = maximumAttributes
+        serviceCoverage = HandleCoverage(maximumRanges: maximumAttributes)
+        characteristicCoverage = HandleCoverage(maximumRanges: maximumAttributes)
     }
 
     private var attributeCount: Int {
@@ -68,14 +76,20 @@ struct GATTTable {
 
     /// Learns from one response and the request it answers.
     mutating func learn(request: ATTPDU, response: ATTPDU) {
+        let before = (services.count, characteristics.count, serviceCoverage, characteristicCoverage)
+        defer {
+            if before != (services.count, characteristics.count, serviceCoverage, characteristicCoverage) { revision += 1 }
+        }
         switch (request, response) {
-        case (.readByGroupTypeRequest(_, _, let group), .readByGroupTypeResponse(let entries)) where group.value == Self.primaryService.value:
+        case (.readByGroupTypeRequest(let start, _, let group), .readByGroupTypeResponse(let entries)) where group.value == Self.primaryService.value:
             for entry in entries where !services.contains(where: { $0.handle == entry.handle }) {
                 guard entry.value.count == 2 || entry.value.count == 16, admit(),
                       let type = try? BluetoothUUID(littleEndianBytes: entry.value) else { continue }
                 services.append(Service(handle: entry.handle, endHandle: entry.endGroupHandle, type: type))
             }
-        case (.readByTypeRequest(_, _, let type), .readByTypeResponse(let entries)) where type.value == Self.characteristicDeclaration.value:
+            // Core Vol 3 Part G §4.4.1: the next request starts after the last group listed.
+            if let last = entries.map(\.endGroupHandle).max() { serviceCoverage.insert(start, last) }
+        case (.readByTypeRequest(let start, _, let type), .readByTypeResponse(let entries)) where type.value == Self.characteristicDeclaration.value:
             // Core Vol 3 Part G §3.3.1: properties (1), value handle (2), UUID (2 or 16).
             for entry in entries where !characteristics.contains(where: { $0.declarationHandle == entry.handle }) {
                 let value = entry.value
@@ -85,6 +99,15 @@ struct GATTTable {
                 characteristics.append(Characteristic(
                     declarationHandle: entry.handle, valueHandle: valueHandle, type: uuid, properties: value[0]))
             }
+            // Core Vol 3 Part G §4.6.1: the next request starts after the last declaration listed.
+            if let last = entries.map(\.handle).max() { characteristicCoverage.insert(start, last) }
+        case (.readByGroupTypeRequest(let start, let end, let group), .errorResponse(_, _, .attributeNotFound))
+        where group.value == Self.primaryService.value:
+            // Core Vol 3 Part G §4.4.1: Attribute Not Found ends the discovery: none in the range.
+            serviceCoverage.insert(start, end)
+        case (.readByTypeRequest(let start, let end, let type), .errorResponse(_, _, .attributeNotFound))
+        where type.value == Self.characteristicDeclaration.value:
+            characteristicCoverage.insert(start, end)
         case (.findInformationRequest, .findInformationResponse(let entries)):
             for entry in entries {
                 if entry.type.value == Self.characteristicInstanceIDDescriptor.value {
@@ -109,9 +132,11 @@ struct GATTTable {
         let iid = UInt16(value[0]) | UInt16(value[1]) << 8
         if instanceIDDescriptors.contains(handle), let index = characteristicIndex(owningDescriptor: handle) {
             characteristics[index].instanceID = iid
+            revision += 1
         } else if let index = characteristics.firstIndex(where: { $0.valueHandle == handle && $0.type.value == Self.serviceInstanceIDCharacteristic.value }),
                   let service = serviceIndex(containing: characteristics[index].valueHandle) {
             services[service].instanceID = iid
+            revision += 1
         }
     }
 

@@ -13,7 +13,8 @@ import Packets
 /// (aiohomekit 4.0.1 re-reads the characteristics it follows). So when the GSN advertised after a
 /// connection closed is still the one advertised before it opened, no such characteristic changed
 /// over that connection and the time after it: the values seen on it still hold when the next
-/// connection opens. Kept for at most `maximumAccessories` accessories.
+/// connection opens. Kept for at most `maximumAccessories` accessories; the GSN advertised last
+/// is read from `BLEAdvertisementTracker`, its one record.
 struct GlobalStateNumberWatch {
     /// The values a new connection may judge its first reads against.
     struct StandingValues {
@@ -25,69 +26,57 @@ struct GlobalStateNumberWatch {
     }
 
     private struct Accessory {
-        var latestGSN: UInt16?
-        var latestAdvertisement: PacketInfo?
         /// The GSN advertised before the last connection opened.
         var gsnBeforeLastConnection: UInt16?
         var lastConnection: ConnectionInfo?
         var values: [UInt16: [UInt8]] = [:]
-        var advertisedSinceClose = false
+        /// The packet in which a connection to it last closed: an advertisement after it was seen
+        /// while none was open.
+        var lastClose: Int?
         var openConnections = 0
     }
 
-    let maximumAccessories: Int
-    private var accessories: [BluetoothAddress: Accessory] = [:]
-    private var order: [BluetoothAddress] = []
+    private var accessories: BoundedTable<BluetoothAddress, Accessory>
 
     init(maximumAccessories: Int) {
-        self.maximumAccessories = maximumAccessories
+        accessories = BoundedTable(capacity: maximumAccessories)
     }
 
-    /// A regular advertisement (or an opened encrypted notification) carried `gsn`.
-    mutating func advertised(_ gsn: UInt16, by advertiser: BluetoothAddress, packet: PacketInfo) {
-        update(advertiser) { accessory in
-            accessory.latestGSN = gsn
-            accessory.latestAdvertisement = packet
-            if accessory.openConnections == 0 { accessory.advertisedSinceClose = true }
-        }
-    }
-
-    /// A connection to `address` opened: the values of the previous one when the GSN advertised
-    /// since it closed is the one advertised before it opened.
-    mutating func opened(_ connection: ConnectionInfo, to address: BluetoothAddress) -> StandingValues? {
+    /// A connection to `address` opened when the accessory last advertised `latest` (a regular
+    /// advertisement's GSN, or an opened encrypted notification's): the values of the previous
+    /// connection when that GSN, advertised since it closed, is the one advertised before it opened.
+    mutating func opened(
+        _ connection: ConnectionInfo, to address: BluetoothAddress, latest: (globalStateNumber: UInt16, packet: PacketInfo)?
+    ) -> StandingValues? {
         var standing: StandingValues?
         update(address) { accessory in
-            if accessory.openConnections == 0, accessory.advertisedSinceClose, let earlier = accessory.lastConnection,
-               let before = accessory.gsnBeforeLastConnection, before == accessory.latestGSN,
-               let packet = accessory.latestAdvertisement, !accessory.values.isEmpty {
-                standing = StandingValues(earlierConnection: earlier, globalStateNumber: before, advertisementPacket: packet,
+            if accessory.openConnections == 0, let latest, let close = accessory.lastClose, latest.packet.number > close,
+               let earlier = accessory.lastConnection, let before = accessory.gsnBeforeLastConnection, before == latest.globalStateNumber,
+               !accessory.values.isEmpty {
+                standing = StandingValues(earlierConnection: earlier, globalStateNumber: before, advertisementPacket: latest.packet,
                                           values: accessory.values)
             }
-            accessory.gsnBeforeLastConnection = accessory.openConnections == 0 ? accessory.latestGSN : nil
+            accessory.gsnBeforeLastConnection = accessory.openConnections == 0 ? latest?.globalStateNumber : nil
             accessory.lastConnection = connection
             accessory.values = [:]
-            accessory.advertisedSinceClose = false
+            accessory.lastClose = nil
             accessory.openConnections += 1
         }
         return standing
     }
 
-    /// The connection closed, having seen `values` of the accessory's disconnected-notifying
-    /// characteristics.
-    mutating func closed(_ connection: ConnectionInfo, to address: BluetoothAddress, values: [UInt16: [UInt8]]) {
+    /// The connection closed in `packet` (nil: the capture ended), having seen `values` of the
+    /// accessory's disconnected-notifying characteristics.
+    mutating func closed(_ connection: ConnectionInfo, to address: BluetoothAddress, values: [UInt16: [UInt8]], in packet: PacketInfo?) {
         guard accessories[address] != nil else { return }
         update(address) { accessory in
             accessory.openConnections = max(0, accessory.openConnections - 1)
             if accessory.lastConnection?.id == connection.id { accessory.values = values }
-            accessory.advertisedSinceClose = false
+            accessory.lastClose = packet?.number ?? .max
         }
     }
 
     private mutating func update(_ address: BluetoothAddress, _ change: (inout Accessory) -> Void) {
-        if accessories[address] == nil {
-            if order.count >= maximumAccessories, !order.isEmpty { accessories.removeValue(forKey: order.removeFirst()) }
-            order.append(address)
-        }
-        change(&accessories[address, default: Accessory()])
+        accessories.update(address, initial: Accessory(), change)
     }
 }

@@ -63,7 +63,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
 extension String {
     /// The string with zeros in front up to `width` characters: hex fields of fixed width.
-    func leftPadded(to width: Int) -> String {
+    package func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

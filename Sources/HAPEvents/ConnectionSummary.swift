@@ -23,12 +23,16 @@ public struct ConnectionSummary: Sendable {
     public let disconnectionReason: HCIStatus?
     /// The requests still waiting for their responses when the connection ended, oldest first.
     public let unansweredRequests: [UnansweredRequest]
+    /// HAP over Bluetooth LE: the accessory database this connection read differs from what an
+    /// earlier one read, under the same configuration number.
+    public let unannouncedDatabaseChange: UnannouncedDatabaseChange?
 
     public init(
         connection: ConnectionInfo, deviceID: String?, reason: ConnectionCloseReason, handshakeSeen: Bool,
         firstPacket: PacketInfo, lastPacket: PacketInfo, tcp: [HAPDirection: TCPCounters],
         frames: [HAPDirection: FrameStatistics], encrypted: Bool, decrypted: Set<HAPDirection>, carried: Traffic,
-        unansweredRequests: [UnansweredRequest] = [], disconnectionReason: HCIStatus? = nil
+        unansweredRequests: [UnansweredRequest] = [], disconnectionReason: HCIStatus? = nil,
+        unannouncedDatabaseChange: UnannouncedDatabaseChange? = nil
     ) {
         self.connection = connection
         self.deviceID = deviceID
@@ -43,6 +47,7 @@ public struct ConnectionSummary: Sendable {
         self.carried = carried
         self.unansweredRequests = unansweredRequests
         self.disconnectionReason = disconnectionReason
+        self.unannouncedDatabaseChange = unannouncedDatabaseChange
     }
 
     /// What a connection carried: one case per transport, so that a summary cannot count in the

@@ -45,6 +45,43 @@ struct DiscoveryRuleTests {
         #expect(!(try capture.audit(keyLog: false)).contains { $0.rule == .globalStateNumberNotBumped })
     }
 
+    /// A connection that closed, carrying (or not) the transport's finding of a changed database.
+    private static func closed(_ connection: ConnectionInfo, change: UnannouncedDatabaseChange?) -> HAPEvent {
+        HAPEvent(packet: .numbered(90), kind: .connectionClosed(ConnectionSummary(
+            connection: connection, deviceID: nil, reason: .closed, handshakeSeen: true, firstPacket: .numbered(40), lastPacket: .numbered(90),
+            tcp: [:], frames: [:], encrypted: true, decrypted: [], carried: .bluetoothLE(.init(attPDUs: 60, hapPDUs: 4)),
+            unannouncedDatabaseChange: change)))
+    }
+
+    @Test("config-number-unchanged reads the transport's fact of a changed database: its packet, the changes and the CN")
+    func configurationNumberUnchangedFromTheTransport() throws {
+        let auditor = Auditor()
+        let change = UnannouncedDatabaseChange(
+            deviceID: "1a:2b:3c:4d:5e:6f", earlierConnection: .example(1), configurationNumber: 1, advertisementPacket: .numbered(35),
+            packet: .numbered(47), changes: ["service 96 (Battery) at handles 0x004F–0x005E added", "the signature of characteristic 66 changed"])
+        auditor.consume(Self.closed(.example(1), change: nil))
+        auditor.consume(Self.closed(.example(2), change: change))
+        let finding = try #require(auditor.findings.only)
+        #expect(finding.rule == .configurationNumberUnchanged && finding.connection?.id == 2)
+        #expect(finding.accessory == AuditContext.accessoryKey(deviceID: "1A:2B:3C:4D:5E:6F"))
+        #expect(finding.evidence.map(\.packet?.number) == [47])
+        #expect(finding.evidence.first?.detail == "the GATT database read on connection 2 differs from what the earlier connections "
+            + "read under the same configuration number (the last of them connection 1) (2 change(s): service 96 (Battery) at handles "
+            + "0x004F–0x005E added, "
+            + "the signature of characteristic 66 changed), yet the accessory advertised CN 1 before both, last in packet #35")
+    }
+
+    @Test("config-number-unchanged over HAP-BLE: the recorded Battery service added on connection 2 under CN 1")
+    func configurationNumberUnchangedOverBLE() throws {
+        let finding = try #require(try RecordedCapture("ble/ble-configuration-number-unchanged").auditAsTheUserWould()
+            .first { $0.rule == .configurationNumberUnchanged })
+        #expect(finding.connection?.id == 2 && finding.evidence.count == 1)
+        let detail = try #require(finding.evidence.first?.detail)
+        #expect(detail.hasPrefix("the GATT database read on connection 2 differs from what the earlier connections read under the "
+            + "same configuration number (the last of them connection 1) (1 change(s): service 96 (Battery) at handles 0x"))
+        #expect(detail.contains(" added), yet the accessory advertised CN 1 before both, last in packet #"))
+    }
+
     @Test("setup-hash-mismatch gives the advertised and the expected hash, and needs the setup ID")
     func setupHash() throws {
         let capture = RecordedCapture("bad-discovery")

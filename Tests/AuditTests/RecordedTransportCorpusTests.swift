@@ -14,15 +14,15 @@ struct RecordedTransportCorpusTests {
     /// The rules the BLE transport's facts feed, and those only it can raise.
     static let bleRules: [AuditRule] = [
         .transactionIDMismatch, .nonceSkip, .plaintextAfterEncryption, .secureAccessWithoutSession, .globalStateNumberNotBumped,
-        .broadcastKeyExpired,
+        .configurationNumberUnchanged, .broadcastKeyExpired,
     ]
     static let bleOnlyRules: [AuditRule] = [
         .transactionIDMismatch, .secureAccessWithoutSession, .globalStateNumberNotBumped, .broadcastKeyExpired,
     ]
 
-    @Test("The BLE corpus has its six misbehaving scenarios, each declaring one catalogued rule")
+    @Test("The BLE corpus has its seven misbehaving scenarios, each declaring one catalogued rule")
     func corpus() throws {
-        #expect(Self.bleMisbehaving.count == 6 && Self.bleClean.count == 5)
+        #expect(Self.bleMisbehaving.count == 7 && Self.bleClean.count == 5)
         let declared = try Self.bleMisbehaving.flatMap { try RecordedCapture($0).misbehaviours().map(\.rule) }
         #expect(Set(declared) == Set(Self.bleRules.map(\.slug)))
     }

@@ -23,21 +23,36 @@ struct BLEAdvertisementTrackerTests {
     @Test("New data is new, with the accessory's previous advertisement; the same data again is a repeat")
     func repeatsAndChanges() throws {
         var tracker = BLEAdvertisementTracker(maximumAdvertisers: 4)
-        #expect(tracker.observe(try Self.regular(gsn: 1, flags: 1), from: Self.advertiser) == .new(previous: nil))
-        #expect(tracker.observe(try Self.regular(gsn: 1, flags: 1), from: Self.advertiser) == .repeated)
+        #expect(tracker.observe(try Self.regular(gsn: 1, flags: 1), from: Self.advertiser, packet: .numbered(1)) == .new(previous: nil))
+        #expect(tracker.observe(try Self.regular(gsn: 1, flags: 1), from: Self.advertiser, packet: .numbered(1)) == .repeated)
         guard case .regular(let first) = try Self.regular(gsn: 1, flags: 1) else { return }
-        #expect(tracker.observe(try Self.regular(gsn: 2), from: Self.advertiser) == .new(previous: first))
+        #expect(tracker.observe(try Self.regular(gsn: 2), from: Self.advertiser, packet: .numbered(1)) == .new(previous: first))
         #expect(tracker.forgotten == 0)
     }
 
     @Test("Beyond the bound the oldest accessory is forgotten, and counted")
     func bounded() throws {
         var tracker = BLEAdvertisementTracker(maximumAdvertisers: 2)
-        for device in UInt8(1) ... 3 { _ = tracker.observe(try Self.regular(gsn: 1, device: device), from: Self.advertiser) }
+        for device in UInt8(1) ... 3 { _ = tracker.observe(try Self.regular(gsn: 1, device: device), from: Self.advertiser, packet: .numbered(1)) }
         #expect(tracker.forgotten == 1)
         // The first was forgotten: it is new again.
-        #expect(tracker.observe(try Self.regular(gsn: 1, device: 1), from: Self.advertiser) == .new(previous: nil))
-        #expect(tracker.observe(try Self.regular(gsn: 1, device: 3), from: Self.advertiser) == .repeated)
+        #expect(tracker.observe(try Self.regular(gsn: 1, device: 1), from: Self.advertiser, packet: .numbered(1)) == .new(previous: nil))
+        #expect(tracker.observe(try Self.regular(gsn: 1, device: 3), from: Self.advertiser, packet: .numbered(1)) == .repeated)
+    }
+
+    @Test("An advertiser's latest sighting, repeats included, gives its GSN and CN; an opened notification's GSN stands until the next")
+    func latestSighting() throws {
+        var tracker = BLEAdvertisementTracker(maximumAdvertisers: 4)
+        func latest() -> [Int]? { tracker.latestGlobalStateNumber(from: Self.advertiser).map { [Int($0.globalStateNumber), $0.packet.number] } }
+        #expect(latest() == nil)
+        _ = tracker.observe(try Self.regular(gsn: 3), from: Self.advertiser, packet: .numbered(1))
+        _ = tracker.observe(try Self.regular(gsn: 3), from: Self.advertiser, packet: .numbered(2))
+        #expect(latest() == [3, 2])
+        tracker.opened(globalStateNumber: 4, from: Self.advertiser, packet: .numbered(5))
+        #expect(latest() == [4, 5])
+        #expect(tracker.latestRegular(from: Self.advertiser).map { [Int($0.advertisement.configurationNumber), $0.packet.number] } == [1, 2])
+        _ = tracker.observe(try Self.regular(gsn: 5), from: Self.advertiser, packet: .numbered(6))
+        #expect(latest() == [5, 6])
     }
 
     @Test("The changed fields are named as their Bonjour counterparts")

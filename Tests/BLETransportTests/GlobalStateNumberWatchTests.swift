@@ -20,15 +20,13 @@ struct GlobalStateNumberWatchTests {
                        controller: .bluetooth(BluetoothAddress(wireBytes: [1, 0, 0, 0, 0x77, 0xC0])), accessory: .bluetooth(accessory))
     }
 
-    /// GSN `before` advertised, connection 1 sees On = 0 and closes, then `after` is advertised
-    /// (or nothing, when nil), and connection 2 opens.
+    /// GSN `before` advertised (packet 1), connection 1 sees On = 0 and closes (packet 2), then
+    /// `after` is advertised (packet 3; nothing new when nil), and connection 2 opens.
     static func standing(before: UInt16, after: UInt16?) -> GlobalStateNumberWatch.StandingValues? {
         var watch = GlobalStateNumberWatch(maximumAccessories: 4)
-        watch.advertised(before, by: accessory, packet: packet(1))
-        #expect(watch.opened(connection(1), to: accessory) == nil)
-        watch.closed(connection(1), to: accessory, values: [on: [0]])
-        if let after { watch.advertised(after, by: accessory, packet: packet(3)) }
-        return watch.opened(connection(2), to: accessory)
+        #expect(watch.opened(connection(1), to: accessory, latest: (before, packet(1))) == nil)
+        watch.closed(connection(1), to: accessory, values: [on: [0]], in: packet(2))
+        return watch.opened(connection(2), to: accessory, latest: after.map { ($0, packet(3)) } ?? (before, packet(1)))
     }
 
     @Test("The GSN advertised after the connection is the one from before it: its values stand")
@@ -52,21 +50,17 @@ struct GlobalStateNumberWatchTests {
     @Test("A connection that saw no value of a disconnected-notifying characteristic leaves nothing to judge")
     func nothingSeen() {
         var watch = GlobalStateNumberWatch(maximumAccessories: 4)
-        watch.advertised(7, by: Self.accessory, packet: Self.packet(1))
-        _ = watch.opened(Self.connection(1), to: Self.accessory)
-        watch.closed(Self.connection(1), to: Self.accessory, values: [:])
-        watch.advertised(7, by: Self.accessory, packet: Self.packet(3))
-        #expect(watch.opened(Self.connection(2), to: Self.accessory) == nil)
+        _ = watch.opened(Self.connection(1), to: Self.accessory, latest: (7, Self.packet(1)))
+        watch.closed(Self.connection(1), to: Self.accessory, values: [:], in: Self.packet(2))
+        #expect(watch.opened(Self.connection(2), to: Self.accessory, latest: (7, Self.packet(3))) == nil)
     }
 
     @Test("Accessories beyond the bound are forgotten, oldest first")
     func bounded() {
         var watch = GlobalStateNumberWatch(maximumAccessories: 1)
-        watch.advertised(7, by: Self.accessory, packet: Self.packet(1))
-        _ = watch.opened(Self.connection(1), to: Self.accessory)
-        watch.closed(Self.connection(1), to: Self.accessory, values: [Self.on: [0]])
-        watch.advertised(3, by: BluetoothAddress(wireBytes: [9, 9, 9, 9, 9, 9]), packet: Self.packet(2))
-        watch.advertised(7, by: Self.accessory, packet: Self.packet(3))
-        #expect(watch.opened(Self.connection(2), to: Self.accessory) == nil)
+        _ = watch.opened(Self.connection(1), to: Self.accessory, latest: (7, Self.packet(1)))
+        watch.closed(Self.connection(1), to: Self.accessory, values: [Self.on: [0]], in: Self.packet(2))
+        _ = watch.opened(Self.connection(3), to: BluetoothAddress(wireBytes: [9, 9, 9, 9, 9, 9]), latest: (3, Self.packet(3)))
+        #expect(watch.opened(Self.connection(2), to: Self.accessory, latest: (7, Self.packet(4))) == nil)
     }
 }

@@ -20,6 +20,7 @@ struct BLEAnalysis {
     static let scenarios = [
         "lamp", "wrong-code", "multi-service", "long-values", "ble-wrong-tid", "ble-nonce-skip", "ble-plaintext-after-secure",
         "ble-unauthenticated-secure-read", "ble-pdu-statuses", "ble-gsn-not-bumped", "ble-broadcast-key-expired",
+        "ble-configuration-number-unchanged",
     ]
 
     init(_ scenario: String, file: String = "pcap", withKeys: Bool = true) throws {

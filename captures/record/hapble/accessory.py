@@ -33,6 +33,7 @@ from .database import (
     SERVICE_INSTANCE_ID_UUID,
     Characteristic,
     Database,
+    Service,
 )
 
 C2A = "controller-to-accessory"
@@ -111,6 +112,10 @@ class Misbehaviour:
         """Whether a change while disconnected bumps the GSN and is announced (HAP R14 §7.4.6.3)."""
         return True
 
+    def bump_configuration_number(self, accessory: "Accessory", service: "Service") -> bool:
+        """Whether a change of the attribute database increments the configuration number."""
+        return True
+
     def discard_expired_broadcast_key(self, accessory: "Accessory") -> bool:
         """Whether the GSN increment from the key's expiration GSN discards the broadcast key
         (HomeKitADK HAPBLEAccessoryServerIncrementGSN, HAP R14 §7.4.7.4)."""
@@ -162,38 +167,53 @@ class Accessory:
 
     # ----------------------------------------------------------------------------------------- GATT
     def _build_gatt(self) -> None:
-        services = []
-        for service in self.database.services:
-            characteristics = [
-                gatt.Characteristic(
-                    SERVICE_INSTANCE_ID_UUID, gatt.Characteristic.Properties.READ, gatt.Characteristic.READABLE,
-                    struct.pack("<H", service.iid),
-                )
-            ]
+        self.device.add_services([self._gatt_service(service) for service in self.database.services])
+        self._index_value_handles(self.database.services)
+
+    def _gatt_service(self, service: Service) -> gatt.Service:
+        characteristics = [
+            gatt.Characteristic(
+                SERVICE_INSTANCE_ID_UUID, gatt.Characteristic.Properties.READ, gatt.Characteristic.READABLE,
+                struct.pack("<H", service.iid),
+            )
+        ]
+        for characteristic in service.characteristics:
+            properties = gatt.Characteristic.Properties.READ | gatt.Characteristic.Properties.WRITE
+            if characteristic.has("ev") or characteristic.has("de") or characteristic.has("be"):
+                properties |= gatt.Characteristic.Properties.INDICATE
+            gatt_characteristic = gatt.Characteristic(
+                characteristic.uuid,
+                properties,
+                gatt.Characteristic.READABLE | gatt.Characteristic.WRITEABLE,
+                gatt.CharacteristicValue(
+                    read=lambda connection, c=characteristic: self._gatt_read(connection, c),
+                    write=lambda connection, value, c=characteristic: self._gatt_write(connection, c, value),
+                ),
+                descriptors=[
+                    gatt.Descriptor(CHARACTERISTIC_INSTANCE_ID_UUID, gatt.Descriptor.READABLE, struct.pack("<H", characteristic.iid))
+                ],
+            )
+            characteristics.append(gatt_characteristic)
+            self.gatt_characteristics[characteristic.iid] = gatt_characteristic
+        return gatt.Service(service.uuid, characteristics)
+
+    def _index_value_handles(self, services: list[Service]) -> None:
+        for service in services:
             for characteristic in service.characteristics:
-                properties = gatt.Characteristic.Properties.READ | gatt.Characteristic.Properties.WRITE
-                if characteristic.has("ev") or characteristic.has("de") or characteristic.has("be"):
-                    properties |= gatt.Characteristic.Properties.INDICATE
-                gatt_characteristic = gatt.Characteristic(
-                    characteristic.uuid,
-                    properties,
-                    gatt.Characteristic.READABLE | gatt.Characteristic.WRITEABLE,
-                    gatt.CharacteristicValue(
-                        read=lambda connection, c=characteristic: self._gatt_read(connection, c),
-                        write=lambda connection, value, c=characteristic: self._gatt_write(connection, c, value),
-                    ),
-                    descriptors=[
-                        gatt.Descriptor(CHARACTERISTIC_INSTANCE_ID_UUID, gatt.Descriptor.READABLE, struct.pack("<H", characteristic.iid))
-                    ],
-                )
-                characteristics.append(gatt_characteristic)
-                self.gatt_characteristics[characteristic.iid] = gatt_characteristic
-            services.append(gatt.Service(service.uuid, characteristics))
-        self.device.add_services(services)
-        for iid, gatt_characteristic in self.gatt_characteristics.items():
-            characteristic = self.database.characteristic(iid)
-            characteristic.value_handle = gatt_characteristic.handle
-            self.by_value_handle[gatt_characteristic.handle] = characteristic
+                characteristic.value_handle = self.gatt_characteristics[characteristic.iid].handle
+                self.by_value_handle[characteristic.value_handle] = characteristic
+
+    def add_service(self, service: Service) -> None:
+        """A service added to the database at run time (a firmware update, a bridge gaining an accessory),
+        after every existing attribute: HAP asks for a new configuration number (HomeKitADK HAP.h
+        HAPAccessoryServerIncrementCN: "when an accessory, service or characteristic is added or removed"),
+        which the misbehaviour hook may withhold."""
+        self.database.add(service)
+        self.device.add_service(self._gatt_service(service))
+        self._index_value_handles([service])
+        if self.misbehaviour.bump_configuration_number(self, service):
+            self.identity.config_number += 1
+        self.journal.write("database-change", serviceIid=service.iid, serviceType=service.uuid, configNumber=self.identity.config_number)
 
     def gatt_table(self) -> list[dict]:
         """Handle → attribute map for the truth file, read back from Bumble's server."""

@@ -166,6 +166,13 @@ class Database:
             for characteristic in service.characteristics:
                 characteristic.service = service
 
+    def add(self, service: Service) -> None:
+        """Adds a service after the others, its IIDs unused so far."""
+        Database(self.services + [service])  # checks the IIDs
+        self.services.append(service)
+        for characteristic in service.characteristics:
+            characteristic.service = service
+
     def characteristics(self):
         for service in self.services:
             yield from service.characteristics
@@ -224,6 +231,15 @@ def lamp(name: str = "hapscope BLE Lamp") -> Database:
     ])
 
 
+def battery(iid: int) -> Service:
+    """A Battery service: level, charging state, low-battery status (IIDs iid + 2 ...)."""
+    return Service("96", iid, [
+        Characteristic("68", iid + 2, "uint8", ("pr", "ev"), 87, unit="percentage", valid_range=(0, 100), step=1),
+        Characteristic("8F", iid + 3, "uint8", ("pr", "ev"), 0, valid_range=(0, 2), step=1),
+        Characteristic("79", iid + 4, "uint8", ("pr", "ev"), 0, valid_range=(0, 1), step=1),
+    ])
+
+
 LONG_NOTE = ("hapscope long value: " + "The quick brown fox jumps over the lazy dog. " * 7).strip()[:300]
 
 
@@ -233,11 +249,7 @@ def multi_service(name: str = "hapscope BLE Combo") -> Database:
     base = lamp(name)
     base.services[3].linked = [64]
     extra = [
-        Service("96", 64, [
-            Characteristic("68", 66, "uint8", ("pr", "ev"), 87, unit="percentage", valid_range=(0, 100), step=1),
-            Characteristic("8F", 67, "uint8", ("pr", "ev"), 0, valid_range=(0, 2), step=1),
-            Characteristic("79", 68, "uint8", ("pr", "ev"), 0, valid_range=(0, 1), step=1),
-        ]),
+        battery(64),
         Service("8A", 80, [
             Characteristic("11", 82, "float", ("pr", "ev", "de", "be"), 21.5, unit="celsius", valid_range=(-40.0, 100.0), step=0.1),
         ]),

@@ -15,6 +15,7 @@ from .stories import (
     multi_service_story,
     pdu_statuses_story,
     gsn_not_bumped_story,
+    configuration_number_unchanged_story,
     unauthenticated_read_story,
     wrong_code_story,
 )
@@ -103,6 +104,20 @@ class GsnNotBumped(Misbehaviour):
         return False
 
 
+class ConfigurationNumberUnchanged(Misbehaviour):
+    """A service added to the database while disconnected, the configuration number left as it was:
+    the finding belongs on the next connection, whose GATT discovery lists the new service."""
+
+    rule = "config-number-unchanged"
+
+    def bump_configuration_number(self, accessory, service):
+        next_connection = len(accessory.att.indices) + 1
+        accessory.journal.misbehaviour(self.rule, next_connection, f"service {service.type} (IID {service.iid}, "
+                                       f"{len(service.characteristics)} characteristics) added to the database while "
+                                       f"disconnected with the configuration number left at {accessory.identity.config_number}")
+        return False
+
+
 class BroadcastKeyExpired(Misbehaviour):
     """While disconnected, jumps the GSN to the broadcast key's expiration GSN (as if 32,766 changes had
     gone by unseen) and advertises it; the next increment, a broadcast notification's, would discard the
@@ -148,6 +163,9 @@ SCENARIOS = [
     Scenario("ble-gsn-not-bumped", "Misbehaving: On changes while disconnected without a GSN increment; aiohomekit does not "
              "reconnect, and reads the new value only when asked, on the next connection.", lamp, gsn_not_bumped_story,
              misbehaviour=GsnNotBumped, seed=10, clean=False),
+    Scenario("ble-configuration-number-unchanged", "Misbehaving: a Battery service is added while disconnected without a new "
+             "configuration number; aiohomekit keeps its cached database on the next connection.", lamp,
+             configuration_number_unchanged_story, misbehaviour=ConfigurationNumberUnchanged, seed=12, clean=False),
     Scenario("ble-broadcast-key-expired", "Misbehaving: after the broadcast key is generated, the accessory's GSN jumps to the "
              "key's expiration GSN while the controller (restarted from its cache) is not connected; the next broadcast "
              "notification is sealed under the expired key.", lamp, broadcast_key_expired_story,

@@ -186,6 +186,33 @@ async def gsn_not_bumped_story(rig: Rig) -> None:
     rig.observe(f"asked to read On, aiohomekit connected again and read {after}")
 
 
+BATTERY = 64  # the service the accessory gains, after the lamp's last IID (52)
+BATTERY_LEVEL = BATTERY + 2
+
+
+async def configuration_number_unchanged_story(rig: Rig) -> None:
+    """Pair and load, disconnect; the accessory gains a Battery service without a new configuration number;
+    aiohomekit is asked to read On (a new connection, whose GATT discovery lists the new service), then the
+    new Battery Level."""
+    from .database import battery
+
+    pairing = await paired_and_loaded(rig)
+    await wait_disconnected(rig, pairing)
+    rig.accessory.add_service(battery(BATTERY))
+    await asyncio.sleep(1.0)
+    rig.observe("aiohomekit " + ("reconnected" if rig.accessory.connected else "did not reconnect") + " within 1 s: the "
+                f"advertised configuration number stayed at {rig.accessory.identity.config_number}")
+    read = await rig.step(pairing.get_characteristics([(AID, ON)]), 20, "read On when asked")
+    cached = len(list(pairing.accessories.aid(AID).services))
+    rig.observe(f"asked to read On, aiohomekit connected again and read {read} with its cached database: {cached} services, "
+                f"where the accessory now has {len(rig.accessory.database.services)}")
+    try:
+        result = await rig.step(pairing.get_characteristics([(AID, BATTERY_LEVEL)]), 10, "read the new Battery Level")
+        rig.observe(f"asked to read the new Battery Level (IID {BATTERY_LEVEL}), aiohomekit returned {result}")
+    except Exception as error:  # what aiohomekit does with an IID its cached database lacks
+        rig.observe(f"asked to read the new Battery Level (IID {BATTERY_LEVEL}), aiohomekit raised {type(error).__name__}: {error}")
+
+
 IDENTIFY = 2  # the lamp's Accessory Information service starts at IID 1
 
 

@@ -167,6 +167,8 @@ def build(workdir: Path, scenario, capture_stem: str) -> tuple[dict, list[str]]:
         "broadcasts": [{"time": e["t"], "gsn": e["gsn"], "iid": e["iid"], "value": e["value"], "plaintext": e["plaintext"],
                         "manufacturerData": e["manufacturerData"]} for e in of(accessory, "broadcast")],
         "gsn": [{"time": e["t"], "gsn": e["gsn"]} for e in of(accessory, "gsn")],
+        "databaseChanges": [{"time": e["t"], "serviceIid": e["serviceIid"], "serviceType": e["serviceType"],
+                             "configNumber": e["configNumber"]} for e in of(accessory, "database-change")],
         "broadcastKeys": [{"time": e["t"], "connection": e["connection"], "gsn": e["gsn"], "expiresAfterGsn": e.get("expiresAfterGsn"),
                            "advertisingId": e["advertisingId"]} for e in of(accessory, "broadcast-key")],
         "gatt": of(accessory, "gatt-table")[0]["table"],

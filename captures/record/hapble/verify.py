@@ -29,7 +29,7 @@ REQUIRED = {"schema": int, "transport": str, "scenario": str, "accessory": dict,
             "sessions": list, "advertisements": list, "broadcasts": list, "gatt": list, "att": list, "pdus": list,
             "pairings": list, "misbehaviours": list, "notes": list}
 RULES = {"transaction-id-mismatch", "nonce-skip", "plaintext-after-encryption", "secure-access-without-session", "gsn-not-bumped",
-         "broadcast-key-expired"}
+         "config-number-unchanged", "broadcast-key-expired"}
 # HomeKitADK HAPBLEAccessoryServer+Broadcast.c (HAP R14 §7.4.7.4): the broadcast key expires after 32,767 GSN increments.
 BROADCAST_KEY_LIFETIME = 32767
 
@@ -124,6 +124,7 @@ def verify_scenario(directory: Path, name: str) -> list[str]:
     anomalies = _check_pdus(truth, keys, problems)
     anomalies |= _unauthenticated_reads(truth)
     anomalies |= _unannounced_changes(truth)
+    anomalies |= _unannounced_database_changes(truth)
     anomalies |= _expired_broadcast_keys(truth)
     declared = {(m["rule"], m["connection"]) for m in truth["misbehaviours"]}
     if anomalies != declared:
@@ -302,6 +303,44 @@ def _unannounced_changes(truth: dict) -> set[tuple[str, int]]:
         if (request["opcode"] == pdu.OP_CHAR_READ and earlier is not None and seen[earlier][request["iid"]] != value
                 and not any(opened[earlier] <= t <= record["time"] for t in gsn_times)):
             found.add(("gsn-not-bumped", connection))
+    return found
+
+
+def gatt_declarations(att: list[dict], connection: int) -> set[tuple]:
+    """The primary services (Read By Group Type Responses: handle, end group handle, UUID) and the
+    characteristic declarations (Read By Type Responses: handle, properties, value handle, UUID) a
+    connection's GATT discovery listed (Core Vol 3 Part F §3.4.4.2, §3.4.4.10)."""
+    found = set()
+    for op in att:
+        if op["connection"] != connection or op["opcode"] not in (0x09, 0x11):
+            continue
+        data = bytes.fromhex(op["pdu"])
+        length = data[1]
+        for start in range(2, len(data) - length + 1, length):
+            entry = data[start:start + length]
+            found.add((op["opcode"], entry.hex()))
+    return found
+
+
+def _unannounced_database_changes(truth: dict) -> set[tuple[str, int]]:
+    """A connection whose GATT discovery lists other services or characteristic declarations than the
+    previous connection's did, while the accessory advertised the same configuration number before both
+    (HAP: the configuration number is incremented whenever the attribute database changes; HomeKitADK
+    HAPBLEAccessoryServer+Advertising.c advertises it). Connections that discovered nothing are skipped."""
+    def number_before(time: float) -> int | None:
+        earlier = [a for a in truth["advertisements"] if a["time"] < time and a["decoded"].get("type") == "regular"]
+        return earlier[-1]["decoded"]["configNumber"] if earlier else None
+
+    found = set()
+    previous = None
+    for connection in sorted(truth["connections"], key=lambda c: c["opened"]):
+        declarations = gatt_declarations(truth["att"], connection["connection"])
+        if not declarations:
+            continue
+        number = number_before(connection["opened"])
+        if previous is not None and number is not None and previous[1] == number and previous[2] != declarations:
+            found.add(("config-number-unchanged", connection["connection"]))
+        previous = (connection["connection"], number, declarations)
     return found
 
 
