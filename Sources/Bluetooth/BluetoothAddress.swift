@@ -3,16 +3,27 @@ import WireParsing
 /// A 48-bit Bluetooth device address (BD_ADDR), sent least significant byte first (Core Vol 2
 /// Part B §1.2) and written most significant first, as every tool prints it.
 public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
-    /// The six bytes in wire order: `wireBytes[0]` is the least significant.
-    public var wireBytes: [UInt8]
+    /// The 48 bits, the first byte on the wire least significant. A plain integer rather than an
+    /// array: every event names its connection's addresses, and an array made each copy of a
+    /// `ConnectionInfo` count references (a value-witness call per event).
+    private let bits: UInt64
 
+    /// - Parameter wireBytes: six bytes in wire order, the least significant first.
     public init(wireBytes: [UInt8]) {
         precondition(wireBytes.count == 6, "a Bluetooth address has six bytes")
-        self.wireBytes = wireBytes
+        bits = wireBytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     public init(parsing cursor: inout ByteCursor) throws(DecodeError) {
-        wireBytes = try cursor.readBytes(count: 6, "a 6-byte Bluetooth device address")
+        var address = try cursor.readCursor(count: 6, "a 6-byte Bluetooth device address")
+        let low = try address.readUInt32LittleEndian()
+        let high = try address.readUInt16LittleEndian()
+        bits = UInt64(high) << 32 | UInt64(low)
+    }
+
+    /// The six bytes in wire order: `wireBytes[0]` is the least significant.
+    public var wireBytes: [UInt8] {
+        (0..<6).map { UInt8(truncatingIfNeeded: bits >> (8 * $0)) }
     }
 
     /// `C0:FF:EE:00:00:01`.
