@@ -162,7 +162,9 @@ extension JSONReader {
     }
 
     /// After an element or member: true at `closing`, which ends the array or object; false at the
-    /// ',' before another.
+    /// ',' before another. Inlined: called once per member and element, a call of its own cost
+    /// 3.4 M instructions on hapbench's 4 MB capture (0.5 % of the analysis).
+    @inline(__always)
     private func endsAfterElement(_ closing: Unicode.Scalar, _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> Bool {
         skipWhitespace(bytes, &position)
         guard position < bytes.byteCount else { throw truncated("',' or '\(closing)'", at: position) }
