@@ -179,6 +179,14 @@ extension EventJSON {
             writer.member("pduStatus", Int(pduStatus.rawValue))
             writer.member("pduStatusText", pduStatus.name)
         }
+        if let change = activity.unannouncedChange {
+            writer.object("unannouncedChange") { writer in
+                writer.member("earlierConnection", change.earlierConnection.id)
+                writer.member("earlierValue", change.earlierValue?.value.jsonValue)
+                writer.member("globalStateNumber", Int(change.globalStateNumber))
+                writer.member("advertisementPacket", change.advertisementPacket.number)
+            }
+        }
         if activity.kind == .write {
             writer.member("timedWrite", activity.timedWrite)
             writer.member("answered", activity.answered)

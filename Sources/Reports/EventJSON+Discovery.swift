@@ -39,9 +39,33 @@ extension EventJSON {
                 writer.member("globalStateNumber", Int(gsn))
                 writer.member("iid", Int(iid))
                 writer.member("value", Hex.encode(value))
+                if let lifetime = event.broadcastKeyLifetime { writeBroadcastKeyLifetime(lifetime, into: &writer) }
             case .noKey?: writer.member("broadcast", "no-key")
             case .notOpened?: writer.member("broadcast", "not-opened")
             case nil: break
+            }
+        }
+    }
+
+    /// The age of the broadcast key an opened notification was sealed under (docs/json.md,
+    /// `broadcastKey`).
+    private static func writeBroadcastKeyLifetime(_ lifetime: BLEBroadcastKeyLifetime, into writer: inout JSONWriter) {
+        writer.object("broadcastKey") { writer in
+            switch lifetime.verdict {
+            case .judged(let increments, let expirationGSN, let expired):
+                writer.member("verdict", expired ? "expired" : "within-lifetime")
+                writer.member("increments", increments)
+                writer.member("expirationGSN", Int(expirationGSN))
+            case .generationNotInCapture:
+                writer.member("verdict", "generation-not-in-capture")
+            case .generationGSNUnknown:
+                writer.member("verdict", "generation-gsn-unknown")
+            }
+            if let generation = lifetime.generation {
+                writer.member("generatedOnConnection", generation.connection.id)
+                writer.member("generatedPacket", generation.packet.number)
+                writer.member("generationGSN", generation.globalStateNumber.map(Int.init))
+                writer.member("generationGSNPacket", generation.statedIn?.number)
             }
         }
     }

@@ -85,6 +85,16 @@ extension EventJSON {
                 writer.member("hapPDUs", ble.hapPDUs)
             }
         }
+        if let change = summary.unannouncedDatabaseChange {
+            writer.object("unannouncedDatabaseChange") { writer in
+                writer.member("deviceID", change.deviceID)
+                writer.member("earlierConnection", change.earlierConnection.id)
+                writer.member("configurationNumber", Int(change.configurationNumber))
+                writer.member("advertisementPacket", change.advertisementPacket.number)
+                writer.member("packet", change.packet.number)
+                writer.member("changes", strings: change.changes)
+            }
+        }
         if !summary.unansweredRequests.isEmpty {
             writer.objects("unansweredRequests", summary.unansweredRequests) { writer, outstanding in
                 writer.member("method", outstanding.request.method)
