@@ -135,7 +135,7 @@ let package = Package(
         tests("CaptureTests", ["Capture", "Packets", "TestSupport"]),
         tests("PacketsTests", ["Packets", "WireParsing", "TestSupport"]),
         tests("TCPReassemblyTests", ["TCPReassembly", "Packets", "TestSupport"]),
-        tests("HAPEventsTests", ["HAPEvents", "HTTP1", "HAPJSON", "TCPReassembly", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
+        tests("HAPEventsTests", ["HAPEvents", "HAPCatalog", "HTTP1", "HAPJSON", "TCPReassembly", "TLV8", "Packets", "WireParsing", "Bluetooth"]),
         tests("HAPCoreTests", ["HAPCore", "HAPEvents", "HAPCrypto", "TLV8", "Packets", "WireParsing", "TestSupport"]),
         tests("IPTransportTests", [
             "IPTransport", "HAPCore", "HAPEvents", "HAPCrypto", "HAPJSON", "HTTP1", "DNS", "TLV8", "Packets", "TCPReassembly",
@@ -155,7 +155,7 @@ let package = Package(
             "TCPReassembly", "HAPCatalog", "DNS", "TestSupport",
         ]),
         tests("HAPModelTests", ["HAPModel", "HAPEvents", "HAPCore", "HAPJSON", "Packets", "TLV8", "TestSupport"]),
-        tests("AuditTests", ["Audit", "HAPEvents", "HAPCore", "HAPCrypto", "Capture", "HAPJSON", "Packets", "TLV8", "DNS", "TestSupport"]),
+        tests("AuditTests", ["Audit", "HAPEvents", "HAPCatalog", "HAPCore", "HAPCrypto", "Capture", "HAPJSON", "Packets", "TLV8", "DNS", "TestSupport"]),
         tests("ReportsTests", ["Reports", "HAPEvents", "HAPModel", "HAPCore", "Capture", "HAPJSON", "HAPCrypto", "Packets", "TLV8", "TestSupport"]),
         tests("ExportsTests", ["Exports", "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "HTTP1", "TestSupport"]),
         tests("CLITests", ["TestSupport", "HAPCore", "HAPEvents", "HAPJSON", "Capture", "Packets", "WireParsing"]),

@@ -228,7 +228,7 @@ struct DiscoveryPolicy: AuditPolicy {
     /// HAP-BLE: the transport found the GATT database read on this LE connection changed from
     /// what earlier ones read, under the same advertised configuration number.
     private func checkConfigurationNumber(_ change: UnannouncedDatabaseChange, on connection: ConnectionInfo, findings: inout FindingLedger) {
-        let listed = change.changes.prefix(3).joined(separator: ", ") + (change.changes.count > 3 ? ", …" : "")
+        let listed = change.changes.prefix(3).map(\.summary).joined(separator: ", ") + (change.changes.count > 3 ? ", …" : "")
         findings.record(.configurationNumberUnchanged, .connection(connection), accessory: AuditContext.accessoryKey(deviceID: change.deviceID), Evidence(
             packet: change.packet, connection: connection,
             detail: "the GATT database read on connection \(connection.id) differs from what the earlier connections read "

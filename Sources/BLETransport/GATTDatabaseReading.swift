@@ -1,5 +1,6 @@
 import Bluetooth
 import HAPCatalog
+import HAPEvents
 import HAPPDU
 
 /// Handle ranges a GATT discovery has listed, joined where they touch; at most `maximumRanges`
@@ -70,10 +71,10 @@ struct GATTDatabaseReading: Equatable {
 
     /// How this reading differs from `earlier` where both read, handle by handle (services and
     /// characteristic declarations), instance ID by instance ID (signatures).
-    func changes(since earlier: GATTDatabaseReading) -> [String] {
-        var changes: [String] = []
+    func changes(since earlier: GATTDatabaseReading) -> [GATTDatabaseChange] {
+        var changes: [GATTDatabaseChange] = []
         visitChanges(since: earlier, inOrder: true) { change in
-            changes.append(change())
+            changes.append(change)
             return true
         }
         return changes
@@ -90,8 +91,8 @@ struct GATTDatabaseReading: Equatable {
         return found
     }
 
-    /// Hands each change, described on demand, to `visit` until it returns false.
-    private func visitChanges(since earlier: GATTDatabaseReading, inOrder: Bool, _ visit: (() -> String) -> Bool) {
+    /// Hands each change to `visit` until it returns false.
+    private func visitChanges(since earlier: GATTDatabaseReading, inOrder: Bool, _ visit: (GATTDatabaseChange) -> Bool) {
         guard Self.compare(earlier.services, services, earlierCoverage: earlier.serviceCoverage, laterCoverage: serviceCoverage,
                            inOrder: inOrder, visit),
               Self.compare(earlier.characteristics, characteristics, earlierCoverage: earlier.characteristicCoverage,
@@ -99,7 +100,7 @@ struct GATTDatabaseReading: Equatable {
         let iids = inOrder ? signatures.keys.sorted() : Array(signatures.keys)
         for iid in iids {
             guard let before = earlier.signatures[iid], let now = signatures[iid], before != now else { continue }
-            guard visit({ "the signature of characteristic \(iid) changed" }) else { return }
+            guard visit(.signatureChanged(instanceID: iid)) else { return }
         }
     }
 
@@ -108,16 +109,16 @@ struct GATTDatabaseReading: Equatable {
     /// compared only when both read it. False when `visit` asked to stop.
     private static func compare<Attribute: DiscoveredAttribute>(
         _ earlier: [UInt16: Attribute], _ later: [UInt16: Attribute], earlierCoverage: HandleCoverage, laterCoverage: HandleCoverage,
-        inOrder: Bool, _ visit: (() -> String) -> Bool
+        inOrder: Bool, _ visit: (GATTDatabaseChange) -> Bool
     ) -> Bool {
         let handles = inOrder ? Set(earlier.keys).union(later.keys).sorted() : Array(later.keys) + earlier.keys.filter { later[$0] == nil }
         for handle in handles where earlierCoverage.contains(handle) && laterCoverage.contains(handle) {
             let goOn = switch (earlier[handle], later[handle]) {
-            case (nil, let now?): visit { "\(now.summary) added" }
-            case (let before?, nil): visit { "\(before.summary) removed" }
+            case (nil, let now?): visit(.added(now.attribute))
+            case (let before?, nil): visit(.removed(before.attribute))
             case (let before?, let now?) where before.withoutInstanceID != now.withoutInstanceID
                 || (before.instanceID != nil && now.instanceID != nil && before.instanceID != now.instanceID):
-                visit { "\(before.summary) became \(now.summary)" }
+                visit(.redefined(from: before.attribute, to: now.attribute))
             default: true
             }
             if !goOn { return false }
@@ -153,12 +154,8 @@ struct GATTDatabaseReading: Equatable {
 /// was read.
 private protocol DiscoveredAttribute: Equatable {
     var instanceID: UInt16? { get set }
-    var type: BluetoothUUID { get }
-    /// `service`, `characteristic`.
-    static var kind: String { get }
-    /// Where discovery listed it: `handles 0x004F–0x005D`, `handle 0x0052`.
-    var place: String { get }
-    static func catalogueName(_ type: HAPUUID) -> String?
+    /// The attribute as a change names it.
+    var attribute: GATTAttribute { get }
 }
 
 extension DiscoveredAttribute {
@@ -168,29 +165,16 @@ extension DiscoveredAttribute {
         copy.instanceID = nil
         return copy
     }
-
-    /// `service 96 (Battery) at handles 0x004F–0x005D, iid 64`, as a change names it.
-    var summary: String {
-        let hapType = HAPUUID(type)
-        let name = Self.catalogueName(hapType).map { " (\($0))" } ?? ""
-        let iid = instanceID.map { ", iid \($0)" } ?? ""
-        return "\(Self.kind) \(hapType.displayString)\(name) at \(place)\(iid)"
-    }
 }
 
 extension GATTTable.Service: DiscoveredAttribute {
-    static let kind = "service"
-    fileprivate var place: String { "handles \(handle.handleText)–\(endHandle.handleText)" }
-    fileprivate static func catalogueName(_ type: HAPUUID) -> String? { HAPCatalog.service(type)?.name }
+    fileprivate var attribute: GATTAttribute {
+        GATTAttribute(kind: .service, type: HAPUUID(type), handles: handle...max(handle, endHandle), instanceID: instanceID)
+    }
 }
 
 extension GATTTable.Characteristic: DiscoveredAttribute {
-    static let kind = "characteristic"
-    fileprivate var place: String { "handle \(valueHandle.handleText)" }
-    fileprivate static func catalogueName(_ type: HAPUUID) -> String? { HAPCatalog.characteristic(type)?.name }
-}
-
-extension UInt16 {
-    /// `0x004F`: a GATT handle as the Core specification writes it.
-    fileprivate var handleText: String { "0x" + String(self, radix: 16, uppercase: true).leftPadded(to: 4) }
+    fileprivate var attribute: GATTAttribute {
+        GATTAttribute(kind: .characteristic, type: HAPUUID(type), handles: valueHandle...valueHandle, instanceID: instanceID)
+    }
 }

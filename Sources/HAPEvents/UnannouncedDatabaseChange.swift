@@ -19,13 +19,12 @@ public struct UnannouncedDatabaseChange: Sendable {
     public let advertisementPacket: PacketInfo
     /// The ATT response of this connection that first showed a difference.
     public let packet: PacketInfo
-    /// Every difference this connection's whole reading showed, in handle order: `service 96
-    /// (Battery) at handles 0x0040–0x0048 added`.
-    public let changes: [String]
+    /// Every difference this connection's whole reading showed, in handle order.
+    public let changes: [GATTDatabaseChange]
 
     public init(
         deviceID: String, earlierConnection: ConnectionInfo, configurationNumber: UInt8, advertisementPacket: PacketInfo,
-        packet: PacketInfo, changes: [String]
+        packet: PacketInfo, changes: [GATTDatabaseChange]
     ) {
         self.deviceID = deviceID
         self.earlierConnection = earlierConnection

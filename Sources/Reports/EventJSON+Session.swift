@@ -92,7 +92,7 @@ extension EventJSON {
                 writer.member("configurationNumber", Int(change.configurationNumber))
                 writer.member("advertisementPacket", change.advertisementPacket.number)
                 writer.member("packet", change.packet.number)
-                writer.member("changes", strings: change.changes)
+                writer.member("changes", strings: change.changes.map(\.summary))
             }
         }
         if !summary.unansweredRequests.isEmpty {

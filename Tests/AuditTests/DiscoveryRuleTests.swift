@@ -1,5 +1,6 @@
 @testable import Audit
 import HAPCore
+import HAPCatalog
 import HAPEvents
 import Testing
 import TestSupport
@@ -58,7 +59,10 @@ struct DiscoveryRuleTests {
         let auditor = Auditor()
         let change = UnannouncedDatabaseChange(
             deviceID: "1a:2b:3c:4d:5e:6f", earlierConnection: .example(1), configurationNumber: 1, advertisementPacket: .numbered(35),
-            packet: .numbered(47), changes: ["service 96 (Battery) at handles 0x004F–0x005E added", "the signature of characteristic 66 changed"])
+            packet: .numbered(47), changes: [
+                .added(GATTAttribute(kind: .service, type: HAPUUID(appleDefined: 0x96), handles: 0x004F...0x005E, instanceID: nil)),
+                .signatureChanged(instanceID: 66),
+            ])
         auditor.consume(Self.closed(.example(1), change: nil))
         auditor.consume(Self.closed(.example(2), change: change))
         let finding = try #require(auditor.findings.only)

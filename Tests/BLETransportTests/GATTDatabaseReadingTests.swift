@@ -73,17 +73,17 @@ struct GATTDatabaseReadingTests {
     @Test("A service listed after the others, where both connections' discovery reached, was added")
     func serviceAdded() {
         let later = Self.reading(Self.table(services: Self.lamp + [(0x20, 0x28, Self.battery)], characteristics: Self.lampCharacteristics))
-        #expect(later.changes(since: Self.full) == ["service 96 (Battery) at handles 0x0020–0x0028 added"])
-        #expect(Self.full.changes(since: later) == ["service 96 (Battery) at handles 0x0020–0x0028 removed"])
+        #expect(later.changes(since: Self.full).map(\.summary) == ["service 96 (Battery) at handles 0x0020–0x0028 added"])
+        #expect(Self.full.changes(since: later).map(\.summary) == ["service 96 (Battery) at handles 0x0020–0x0028 removed"])
     }
 
     @Test("A characteristic gone, or one whose instance ID both read differs, is a change")
     func characteristicChanges() {
         let removed = Self.reading(Self.table(services: Self.lamp, characteristics: [(0x11, Self.on)]))
         #expect(removed.changes(since: Self.full).count == 1)
-        #expect(removed.changes(since: Self.full).first?.hasSuffix("(Brightness) at handle 0x0015, iid 51 removed") == true)
+        #expect(removed.changes(since: Self.full).first?.summary.hasSuffix("(Brightness) at handle 0x0015, iid 51 removed") == true)
         let renumbered = Self.reading(Self.table(services: Self.lamp, characteristics: Self.lampCharacteristics, instanceIDs: [0x13: 50, 0x16: 60]))
-        #expect(renumbered.changes(since: Self.full) == [
+        #expect(renumbered.changes(since: Self.full).map(\.summary) == [
             "characteristic 8 (Brightness) at handle 0x0015, iid 51 became characteristic 8 (Brightness) at handle 0x0015, iid 60",
         ])
     }
