@@ -12,13 +12,11 @@ import Packets
 /// encrypted notification opened since.
 struct BLEAdvertisementTracker {
     let maximumAdvertisers: Int
-    private var regular: [[UInt8]: HAPBLEAdvertisement.Regular] = [:]
-    private var regularOrder: [[UInt8]] = []
-    private var encrypted: [BluetoothAddress: HAPBLEAdvertisement.EncryptedNotification] = [:]
-    private var encryptedOrder: [BluetoothAddress] = []
+    private var regular: BoundedTable<[UInt8], HAPBLEAdvertisement.Regular>
+    private var encrypted: BoundedTable<BluetoothAddress, HAPBLEAdvertisement.EncryptedNotification>
     private var latest: BoundedTable<BluetoothAddress, Latest>
     /// Advertisers forgotten to stay within the bound.
-    private(set) var forgotten = 0
+    var forgotten: Int { regular.forgotten + encrypted.forgotten }
 
     /// What an advertiser advertised last.
     private struct Latest {
@@ -30,6 +28,8 @@ struct BLEAdvertisementTracker {
 
     init(maximumAdvertisers: Int) {
         self.maximumAdvertisers = maximumAdvertisers
+        regular = BoundedTable(capacity: maximumAdvertisers)
+        encrypted = BoundedTable(capacity: maximumAdvertisers)
         latest = BoundedTable(capacity: maximumAdvertisers)
     }
 
@@ -47,14 +47,12 @@ struct BLEAdvertisementTracker {
             latest.update(advertiser, initial: Latest()) { $0 = Latest(regular: (current.deviceID, packet)) }
             let previous = regular[current.deviceID]
             if previous == current { return .repeated }
-            if previous == nil { Self.admit(current.deviceID, into: &regularOrder, of: &regular, limit: maximumAdvertisers, forgotten: &forgotten) }
-            regular[current.deviceID] = current
+            regular.set(current.deviceID, current)
             return .new(previous: previous)
         case .encryptedNotification(let current):
             let previous = encrypted[advertiser]
             if previous == current { return .repeated }
-            if previous == nil { Self.admit(advertiser, into: &encryptedOrder, of: &encrypted, limit: maximumAdvertisers, forgotten: &forgotten) }
-            encrypted[advertiser] = current
+            encrypted.set(advertiser, current)
             return .new(previous: nil)
         }
     }
@@ -76,16 +74,5 @@ struct BLEAdvertisementTracker {
     func latestGlobalStateNumber(from advertiser: BluetoothAddress) -> (globalStateNumber: UInt16, packet: PacketInfo)? {
         if let broadcast = latest[advertiser]?.openedBroadcast { return broadcast }
         return latestRegular(from: advertiser).map { ($0.advertisement.globalStateNumber, $0.packet) }
-    }
-
-    /// Makes room for a new key, forgetting the oldest when the bound is reached.
-    private static func admit<Key: Hashable, Value>(
-        _ key: Key, into order: inout [Key], of table: inout [Key: Value], limit: Int, forgotten: inout Int
-    ) {
-        if order.count >= limit, !order.isEmpty {
-            table.removeValue(forKey: order.removeFirst())
-            forgotten += 1
-        }
-        order.append(key)
     }
 }

@@ -4,6 +4,8 @@ struct BoundedTable<Key: Hashable, Value> {
     let capacity: Int
     private var entries: [Key: Value] = [:]
     private var order: [Key] = []
+    /// Entries forgotten to stay within `capacity`.
+    private(set) var forgotten = 0
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -14,9 +16,17 @@ struct BoundedTable<Key: Hashable, Value> {
     /// Changes the entry of `key`, starting from `initial` when there is none.
     mutating func update(_ key: Key, initial: @autoclosure () -> Value, _ change: (inout Value) -> Void) {
         if entries[key] == nil {
-            if order.count >= capacity, !order.isEmpty { entries.removeValue(forKey: order.removeFirst()) }
+            if order.count >= capacity, !order.isEmpty {
+                entries.removeValue(forKey: order.removeFirst())
+                forgotten += 1
+            }
             order.append(key)
         }
         change(&entries[key, default: initial()])
+    }
+
+    /// Sets the entry of `key`, admitting it when new.
+    mutating func set(_ key: Key, _ value: Value) {
+        update(key, initial: value) { $0 = value }
     }
 }

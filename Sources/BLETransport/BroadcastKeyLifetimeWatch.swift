@@ -26,23 +26,17 @@ struct BroadcastKeyLifetimeWatch {
         var statedIn: PacketInfo?
     }
 
-    let maximumAccessories: Int
-    private var generations: [BluetoothAddress: Generation] = [:]
-    private var order: [BluetoothAddress] = []
+    private var generations: BoundedTable<BluetoothAddress, Generation>
 
     init(maximumAccessories: Int) {
-        self.maximumAccessories = maximumAccessories
+        generations = BoundedTable(capacity: maximumAccessories)
     }
 
     /// The accessory at `address` answered a Generate-Broadcast-Encryption-Key with success on
     /// `connection`; `statedGSN` when the same request asked Get-All-Params.
     mutating func generated(by address: BluetoothAddress, on connection: ConnectionInfo, packet: PacketInfo, statedGSN: UInt16?) {
-        if generations[address] == nil {
-            if order.count >= maximumAccessories, !order.isEmpty { generations.removeValue(forKey: order.removeFirst()) }
-            order.append(address)
-        }
-        generations[address] = Generation(connection: connection, packet: packet, globalStateNumber: statedGSN,
-                                          statedIn: statedGSN == nil ? nil : packet)
+        generations.set(address, Generation(connection: connection, packet: packet, globalStateNumber: statedGSN,
+                                            statedIn: statedGSN == nil ? nil : packet))
     }
 
     /// The accessory stated its GSN (a Get-All answer, a regular advertisement): the first
@@ -51,7 +45,7 @@ struct BroadcastKeyLifetimeWatch {
         guard var generation = generations[address], generation.globalStateNumber == nil else { return }
         generation.globalStateNumber = gsn
         generation.statedIn = packet
-        generations[address] = generation
+        generations.set(address, generation)
     }
 
     /// The lifetime of the key an encrypted notification from `address` with `gsn` was opened under.

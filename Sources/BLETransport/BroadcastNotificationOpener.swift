@@ -14,24 +14,18 @@ import WireParsing
 struct BroadcastNotificationOpener {
     private let keys: [(deviceID: String, key: ChaCha20Poly1305.Key)]
     private let gsnSearch: Int
-    private let maximumAccessories: Int
-    private var lastGSN: [String: UInt16] = [:]
-    private var accessoryOrder: [String] = []
+    /// The last known GSN of each accessory, by device ID.
+    private var lastGSN: BoundedTable<String, UInt16>
 
     init(keys: [KeyLog.BroadcastKey], gsnSearch: Int, maximumAccessories: Int) {
         self.keys = keys.compactMap { entry in (try? ChaCha20Poly1305.Key(entry.key)).map { (entry.deviceID.uppercased(), $0) } }
         self.gsnSearch = gsnSearch
-        self.maximumAccessories = maximumAccessories
+        lastGSN = BoundedTable(capacity: maximumAccessories)
     }
 
     /// Remembers the GSN an accessory advertised.
     mutating func advertised(globalStateNumber: UInt16, deviceID: String) {
-        let deviceID = deviceID.uppercased()
-        if lastGSN[deviceID] == nil {
-            if accessoryOrder.count >= maximumAccessories, !accessoryOrder.isEmpty { lastGSN.removeValue(forKey: accessoryOrder.removeFirst()) }
-            accessoryOrder.append(deviceID)
-        }
-        lastGSN[deviceID] = globalStateNumber
+        lastGSN.set(deviceID.uppercased(), globalStateNumber)
     }
 
     mutating func open(_ notification: HAPBLEAdvertisement.EncryptedNotification) -> BLEBroadcastDecryption {
