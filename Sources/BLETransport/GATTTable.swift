@@ -39,8 +39,9 @@ struct GATTTable {
     // Core Vol 3 Part G §3.3.3.3: the Client Characteristic Configuration descriptor.
     static let clientCharacteristicConfiguration = BluetoothUUID(shortForm: 0x2902)
 
-    private(set) var services: [Service] = []
-    private(set) var characteristics: [Characteristic] = []
+    // Every change counts as a revision (`revision`).
+    private(set) var services: [Service] = [] { didSet { revision += 1 } }
+    private(set) var characteristics: [Characteristic] = [] { didSet { revision += 1 } }
     /// Descriptor handles of the Characteristic Instance ID descriptors, not yet read.
     private var instanceIDDescriptors: Set<UInt16> = []
     /// Client Characteristic Configuration descriptors, by handle, with the value handle of
@@ -51,9 +52,10 @@ struct GATTTable {
     private(set) var overflowed = false
     /// The handles whose primary services, and whose characteristic declarations, discovery has
     /// listed: what this connection read, so that only that is compared with another's.
-    private(set) var serviceCoverage: HandleCoverage
-    private(set) var characteristicCoverage: HandleCoverage
-    /// Counts the responses that taught the table something: equal revisions, equal tables.
+    private(set) var serviceCoverage: HandleCoverage { didSet { revision += 1 } }
+    private(set) var characteristicCoverage: HandleCoverage { didSet { revision += 1 } }
+    /// Counts the changes to the services, the characteristics (their instance IDs too) and what
+    /// discovery covered: an unchanged revision, an unchanged table.
     private(set) var revision = 0
 
     init(maximumAttributes: Int) {
@@ -76,10 +78,6 @@ struct GATTTable {
 
     /// Learns from one response and the request it answers.
     mutating func learn(request: ATTPDU, response: ATTPDU) {
-        let before = (services.count, characteristics.count, serviceCoverage, characteristicCoverage)
-        defer {
-            if before != (services.count, characteristics.count, serviceCoverage, characteristicCoverage) { revision += 1 }
-        }
         switch (request, response) {
         case (.readByGroupTypeRequest(let start, _, let group), .readByGroupTypeResponse(let entries)) where group.value == Self.primaryService.value:
             for entry in entries where !services.contains(where: { $0.handle == entry.handle }) {
@@ -132,11 +130,9 @@ struct GATTTable {
         let iid = UInt16(value[0]) | UInt16(value[1]) << 8
         if instanceIDDescriptors.contains(handle), let index = characteristicIndex(owningDescriptor: handle) {
             characteristics[index].instanceID = iid
-            revision += 1
         } else if let index = characteristics.firstIndex(where: { $0.valueHandle == handle && $0.type.value == Self.serviceInstanceIDCharacteristic.value }),
                   let service = serviceIndex(containing: characteristics[index].valueHandle) {
             services[service].instanceID = iid
-            revision += 1
         }
     }
 
