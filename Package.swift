@@ -152,7 +152,7 @@ let package = Package(
         ]),
         tests("HAPAnalysisTests", [
             "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets",
-            "TCPReassembly", "HAPCatalog", "DNS", "TestSupport",
+            "TCPReassembly", "HAPCatalog", "DNS", "Reports", "TestSupport",
         ]),
         tests("HAPModelTests", ["HAPModel", "HAPEvents", "HAPCore", "HAPJSON", "Packets", "TLV8", "TestSupport"]),
         tests("AuditTests", ["Audit", "HAPEvents", "HAPCatalog", "HAPCore", "HAPCrypto", "Capture", "HAPJSON", "Packets", "TLV8", "DNS", "TestSupport"]),
