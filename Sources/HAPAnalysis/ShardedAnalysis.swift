@@ -21,18 +21,18 @@ public struct ShardedAnalysis {
     public let configuration: AnalysisConfiguration
     public let consumers: [HAPEventConsumer]
     public let jobs: Int
-    /// Where the shards and the merger run.
-    var scheduling = Scheduling.sequential
+    /// Whether the shards and the merger run on threads of their own (`ThreadedShards`), or on
+    /// the calling thread, each call as soon as it is shipped (`SequentialShards`: the same
+    /// records and merge, for tests of the ordering without threads).
+    public let threads: Bool
 
-    enum Scheduling {
-        /// On the reader's thread, each call as soon as it is shipped (`SequentialShards`).
-        case sequential
-    }
-
-    public init(configuration: AnalysisConfiguration, consumers: [HAPEventConsumer], jobs: Int) {
+    /// - Parameter consumers: in a run on threads they are called on the merger's thread, one
+    ///   event at a time, and are the caller's again when `run` returns.
+    public init(configuration: AnalysisConfiguration, consumers: [HAPEventConsumer], jobs: Int, threads: Bool = true) {
         self.configuration = configuration
         self.consumers = consumers
         self.jobs = max(1, jobs)
+        self.threads = threads
     }
 
     /// Analyses every packet of `reader`'s files, then finishes, as `AnalysisPipeline.run` does.
@@ -43,16 +43,24 @@ public struct ShardedAnalysis {
         }
         let merger = CallMerger(configuration: configuration, consumers: consumers)
         let readerLog = CallRecorder(recorder: 0)
-        let shards = SequentialShards(configuration: configuration, shardCount: jobs, reader: readerLog)
-        let stage = AnalysisPipeline(context: AnalysisContext(configuration: configuration, recordingInto: readerLog), packetObservers: [], shipping: shards)
-        let errors = stage.read(reader, progress: progress) { shards.merge(into: merger) }
-        if merger.conflict == nil {
-            stage.finish()
-            if shards.merge(into: merger) {
-                merger.finish(readerSummary: stage.context.summary)
-                return JobsOutcome(errors: errors, fallback: nil)
+        let readerContext = AnalysisContext(configuration: configuration, recordingInto: readerLog)
+        let errors: [CaptureError]
+        if threads {
+            let shards = ThreadedShards(configuration: configuration, shardCount: jobs, reader: readerLog, merger: merger)
+            let stage = AnalysisPipeline(context: readerContext, packetObservers: [], shipping: shards)
+            errors = stage.read(reader, progress: progress) { shards.packetDone() }
+            if shards.packetDone() { stage.finish() }
+            shards.finish(readerSummary: stage.context.summary)
+        } else {
+            let shards = SequentialShards(configuration: configuration, shardCount: jobs, reader: readerLog)
+            let stage = AnalysisPipeline(context: readerContext, packetObservers: [], shipping: shards)
+            errors = stage.read(reader, progress: progress) { shards.merge(into: merger) }
+            if merger.conflict == nil {
+                stage.finish()
+                if shards.merge(into: merger) { merger.finish(readerSummary: stage.context.summary) }
             }
         }
+        guard merger.conflict != nil else { return JobsOutcome(errors: errors, fallback: nil) }
         return fallBack(after: merger, reader, progress: progress)
     }
 
