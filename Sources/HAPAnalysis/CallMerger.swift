@@ -27,7 +27,7 @@ final class CallMerger {
 
     /// Replays the reader's calls; `batch(shard)` gives the next batch of a shard, in the order
     /// the reader handed off to it. False once a conflict stopped the replay.
-    func replay(readerCalls: [RecordedCall], batch: (Int) -> [RecordedCall]) -> Bool {
+    func replay(readerCalls: [RecordedCall], batch: (Int) -> ArraySlice<RecordedCall>) -> Bool {
         guard conflict == nil else { return false }
         for call in readerCalls {
             if case .handoff(let shard) = call {
@@ -39,7 +39,7 @@ final class CallMerger {
         return true
     }
 
-    private func replay(_ calls: [RecordedCall], by recorder: Int) -> Bool {
+    private func replay(_ calls: ArraySlice<RecordedCall>, by recorder: Int) -> Bool {
         for call in calls {
             guard replay(call, by: recorder) else { return false }
         }
@@ -50,7 +50,7 @@ final class CallMerger {
         switch call {
         case .emit(let event):
             if let number = event.packet?.number { latestPacket = max(latestPacket, number) }
-            context.emit(event.kind, event.packet)
+            context.emit(event)
         case .hold(let hold, let packet):
             context.hold(hold, from: packet)
         case .release(let hold):

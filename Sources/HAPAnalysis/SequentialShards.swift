@@ -20,9 +20,9 @@ final class SequentialShards: ConnectionShipping {
         batches = Array(repeating: [], count: shardCount)
     }
 
-    func ship(_ call: ConnectionCall, toShard shard: Int) {
+    func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int) {
         reader.record(.handoff(shard: shard))
-        shards[shard].make(call)
+        shards[shard].make(call, bytes: bytes)
         batches[shard].append(shards[shard].context.recorder!.take())
     }
 
@@ -32,6 +32,6 @@ final class SequentialShards: ConnectionShipping {
 
     /// Replays what the reader recorded since the last merge; false at a conflict.
     func merge(into merger: CallMerger) -> Bool {
-        merger.replay(readerCalls: reader.take()) { shard in batches[shard].removeFirst() }
+        merger.replay(readerCalls: reader.take()) { shard in batches[shard].removeFirst()[...] }
     }
 }

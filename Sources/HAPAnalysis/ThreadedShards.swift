@@ -15,10 +15,11 @@ final class ThreadedShards: ConnectionShipping {
     private let reader: CallRecorder
     private let window = HandoffWindow(limit: ThreadedShards.windowUnits)
     private let inboxes: [BlockingQueue<ShardMessage>]
-    private let outboxes: [BlockingQueue<[RecordedCall]>]
+    private let outboxes: [BlockingQueue<ShardBatches>]
     private let log = BlockingQueue<LogMessage>()
-    /// Per shard, the messages not pushed yet.
-    private var pending: [[ShardMessage]]
+    /// Per shard, the steps not pushed yet, and the bytes of their receives, in order.
+    private var pending: [[ShardStep]]
+    private var pendingBytes: [[UInt8]]
     private var pendingUnits = 0
     private var threads: [WorkerThread] = []
     private let merger: CallMerger
@@ -30,9 +31,14 @@ final class ThreadedShards: ConnectionShipping {
     /// many calls, so that the locks are taken per chunk, not per packet.
     static let chunk = 128
 
-    private enum ShardMessage: Sendable {
+    private enum ShardStep: Sendable {
         case call(ConnectionCall)
         case input(String?)
+    }
+
+    /// A chunk of a shard's steps with its receives' bytes, one after the other; or the end.
+    private enum ShardMessage: Sendable {
+        case chunk([ShardStep], bytes: [UInt8])
         case end
     }
 
@@ -53,6 +59,7 @@ final class ThreadedShards: ConnectionShipping {
         inboxes = (0..<shardCount).map { _ in BlockingQueue() }
         outboxes = (0..<shardCount).map { _ in BlockingQueue() }
         pending = Array(repeating: [], count: shardCount)
+        pendingBytes = Array(repeating: [], count: shardCount)
         for index in 0..<shardCount {
             let (inbox, outbox) = (inboxes[index], outboxes[index])
             threads.append(WorkerThread { Self.runShard(index, configuration: configuration, inbox: inbox, outbox: outbox) })
@@ -62,10 +69,10 @@ final class ThreadedShards: ConnectionShipping {
         threads.append(WorkerThread { Self.runMerger(transfer.merger, log: log, outboxes: outboxes, window: window) })
     }
 
-    func ship(_ call: ConnectionCall, toShard shard: Int) {
+    func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int) {
         reader.record(.handoff(shard: shard))
-        if case .receive(_, let bytes, _, _, _) = call { pendingUnits += bytes.count >> 9 }
-        pendingUnits += 1
+        pendingBytes[shard].append(contentsOf: bytes)
+        pendingUnits += 1 + bytes.count >> 9
         pending[shard].append(.call(call))
         if pending[shard].count >= Self.chunk { push(shard) }
     }
@@ -92,8 +99,10 @@ final class ThreadedShards: ConnectionShipping {
     }
 
     private func push(_ shard: Int) {
-        inboxes[shard].push(pending[shard])
-        pending[shard].removeAll(keepingCapacity: true)
+        guard !pending[shard].isEmpty else { return }
+        inboxes[shard].push([.chunk(pending[shard], bytes: pendingBytes[shard])])
+        pending[shard] = []
+        pendingBytes[shard] = []
     }
 
     /// Ends the run: everything pushed, the threads joined; the merger ends the run with
@@ -105,30 +114,37 @@ final class ThreadedShards: ConnectionShipping {
         for thread in threads { thread.join() }
     }
 
-    private static func runShard(_ index: Int, configuration: AnalysisConfiguration, inbox: BlockingQueue<ShardMessage>, outbox: BlockingQueue<[RecordedCall]>) {
+    /// Makes each chunk's calls and sends back their batches, one chunk of batches per chunk.
+    private static func runShard(_ index: Int, configuration: AnalysisConfiguration, inbox: BlockingQueue<ShardMessage>, outbox: BlockingQueue<ShardBatches>) {
         let recorder = CallRecorder(recorder: index + 1)
         let shard = ConnectionShard(context: AnalysisContext(configuration: configuration, recordingInto: recorder))
         while true {
-            var batches: [[RecordedCall]] = []
             for message in inbox.takeAll() {
-                switch message {
-                case .call(let call):
-                    shard.make(call)
-                    batches.append(recorder.take())
-                case .input(let name):
-                    shard.context.currentInput = name
-                case .end:
-                    outbox.push(batches)
-                    return
+                guard case .chunk(let steps, let bytes) = message else { return }
+                var ends: [Int] = []
+                bytes.withUnsafeBytes { bytes in
+                    var offset = 0
+                    for step in steps {
+                        switch step {
+                        case .call(let call):
+                            var count = 0
+                            if case .receive(_, let byteCount, _, _, _) = call { count = byteCount }
+                            shard.make(call, bytes: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+                            offset += count
+                            ends.append(recorder.calls.count)
+                        case .input(let name):
+                            shard.context.currentInput = name
+                        }
+                    }
                 }
+                outbox.push([ShardBatches(calls: recorder.take(), ends: ends)])
             }
-            outbox.push(batches)
         }
     }
 
-    private static func runMerger(_ merger: CallMerger, log: BlockingQueue<LogMessage>, outboxes: [BlockingQueue<[RecordedCall]>], window: HandoffWindow) {
+    private static func runMerger(_ merger: CallMerger, log: BlockingQueue<LogMessage>, outboxes: [BlockingQueue<ShardBatches>], window: HandoffWindow) {
         var waiting = outboxes.map { _ in BatchQueue() }
-        func batch(_ shard: Int) -> [RecordedCall] {
+        func batch(_ shard: Int) -> ArraySlice<RecordedCall> {
             if waiting[shard].isEmpty { waiting[shard].append(outboxes[shard].takeAll()) }
             return waiting[shard].removeFirst()
         }
@@ -147,24 +163,45 @@ final class ThreadedShards: ConnectionShipping {
     }
 }
 
-/// The batches a shard sent that the merger has not replayed yet, oldest first, without
-/// shifting the array at each one.
+/// The batches of one chunk of a shard's calls: their recorded calls one after the other, and
+/// where each batch ends, so that a chunk crosses as two arrays, not an array per call.
+private struct ShardBatches: Sendable {
+    let calls: [RecordedCall]
+    let ends: [Int]
+}
+
+/// The batches a shard sent that the merger has not replayed yet, oldest first.
 private struct BatchQueue {
-    private var batches: [[RecordedCall]] = []
-    private var head = 0
+    private var chunks: [ShardBatches] = []
+    private var chunk = 0
+    private var batch = 0
 
-    var isEmpty: Bool { head == batches.count }
+    var isEmpty: Bool { chunk == chunks.count }
 
-    mutating func append(_ more: [[RecordedCall]]) {
-        if head == batches.count {
-            batches.removeAll(keepingCapacity: true)
-            head = 0
+    mutating func append(_ more: [ShardBatches]) {
+        if isEmpty {
+            chunks.removeAll(keepingCapacity: true)
+            chunk = 0
         }
-        batches.append(contentsOf: more)
+        chunks.append(contentsOf: more)
+        skipEmptyChunks()
     }
 
-    mutating func removeFirst() -> [RecordedCall] {
-        defer { head += 1 }
-        return batches[head]
+    mutating func removeFirst() -> ArraySlice<RecordedCall> {
+        let current = chunks[chunk]
+        let start = batch == 0 ? 0 : current.ends[batch - 1]
+        let calls = current.calls[start..<current.ends[batch]]
+        batch += 1
+        if batch == current.ends.count {
+            chunk += 1
+            batch = 0
+            skipEmptyChunks()
+        }
+        return calls
+    }
+
+    /// A chunk of only input changes holds no batch.
+    private mutating func skipEmptyChunks() {
+        while chunk < chunks.count, chunks[chunk].ends.isEmpty { chunk += 1 }
     }
 }

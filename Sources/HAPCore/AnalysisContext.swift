@@ -63,7 +63,11 @@ package final class AnalysisContext {
     package var keyLog: KeyLog { configuration.keyLog }
 
     package func emit(_ kind: HAPEvent.Kind, _ packet: PacketInfo?) {
-        let event = HAPEvent(packet: packet, kind: kind)
+        emit(HAPEvent(packet: packet, kind: kind))
+    }
+
+    /// Emits an event already made: a sharded run's merger replays those the shards made.
+    package func emit(_ event: HAPEvent) {
         if let recorder {
             recorder.record(.emit(event))
         } else if passesEventsThrough {

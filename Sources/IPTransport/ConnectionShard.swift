@@ -5,10 +5,11 @@ import TCPReassembly
 
 /// One call of the connection tracker on a HAP connection, as a value that can cross to another
 /// thread: `HAPConnection`'s boundary (open, bytes received, a gap, a session begun before the
-/// capture, close), the bytes copied.
+/// capture, close). A receive's bytes travel beside it (`ConnectionShipping.ship(_:carrying:toShard:)`):
+/// copied once into the buffer of the chunk of calls it goes in, not into an array of their own.
 package enum ConnectionCall: Sendable {
     case open(TCPConnectionFacts, controllerSends: TCPDirection, recognisedBy: ConnectionOpenedEvent.Recognition, deviceID: String?, packet: PacketInfo)
-    case receive(connection: Int, bytes: [UInt8], TCPDirection, PacketInfo, TCPStreamOrigins)
+    case receive(connection: Int, byteCount: Int, TCPDirection, PacketInfo, TCPStreamOrigins)
     case gap(connection: Int, byteCount: UInt64, TCPDirection, PacketInfo, TCPStreamOrigins)
     case startedEncryptedBeforeCapture(connection: Int, PacketInfo, preferring: [UInt8]?)
     case close(connection: Int, TCPCloseReason, PacketInfo?, TCPConnectionEnd)
@@ -19,7 +20,8 @@ package enum ConnectionCall: Sendable {
 package protocol ConnectionShipping: AnyObject {
     /// How many shards there are; a connection's shard is chosen by its accessory's address.
     var shardCount: Int { get }
-    func ship(_ call: ConnectionCall, toShard shard: Int)
+    /// `bytes`: a receive's (its `byteCount`), empty for the other calls.
+    func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int)
     /// The reader began a new input file: the shards' connections store and find databases
     /// under its name (`AnalysisContext.currentInput`) from here on.
     func inputChanged(_ name: String?)
@@ -35,13 +37,14 @@ package final class ConnectionShard {
         self.context = context
     }
 
-    package func make(_ call: ConnectionCall) {
+    /// Makes `call`; `bytes` are a receive's.
+    package func make(_ call: ConnectionCall, bytes: UnsafeRawBufferPointer) {
         switch call {
         case .open(let tcp, let controllerSends, let recognisedBy, let deviceID, let packet):
             connections[tcp.id] = HAPConnection(
                 tcp: tcp, controllerSends: controllerSends, recognisedBy: recognisedBy, deviceID: deviceID, context: context, packet: packet)
-        case .receive(let id, let bytes, let direction, let packet, let origins):
-            bytes.withUnsafeBytes { connections[id]?.receive($0, direction: direction, packet: packet, origins: origins) }
+        case .receive(let id, _, let direction, let packet, let origins):
+            connections[id]?.receive(bytes, direction: direction, packet: packet, origins: origins)
         case .gap(let id, let byteCount, let direction, let packet, let origins):
             connections[id]?.gap(byteCount, direction: direction, packet: packet, origins: origins)
         case .startedEncryptedBeforeCapture(let id, let packet, let preferred):

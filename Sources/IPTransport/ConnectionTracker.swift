@@ -20,6 +20,9 @@ final class ConnectionTracker: TCPStreamDelegate {
     /// Connections open before the capture that only a key-log key can mark as HAP.
     private var trials: [Int: SessionKeyTrial] = [:]
 
+    /// What a call other than a receive carries.
+    private static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+
     /// A HAP connection, here or on a shard.
     private enum OpenConnection {
         case here(HAPConnection)
@@ -73,7 +76,7 @@ final class ConnectionTracker: TCPStreamDelegate {
         switch connections[connection.id] {
         case .here(let hap): hap.gap(byteCount, direction: direction, packet: packet, origins: TCPStreamOrigins(connection))
         case .shard(let shard):
-            shipping?.ship(.gap(connection: connection.id, byteCount: byteCount, direction, packet, TCPStreamOrigins(connection)), toShard: shard)
+            shipping?.ship(.gap(connection: connection.id, byteCount: byteCount, direction, packet, TCPStreamOrigins(connection)), carrying: Self.noBytes, toShard: shard)
         case nil: break
         }
     }
@@ -84,7 +87,7 @@ final class ConnectionTracker: TCPStreamDelegate {
         ignored.remove(connection.id)
         switch connections.removeValue(forKey: connection.id) {
         case .here(let hap): hap.close(reason: reason, packet: packet, tcpEnd: TCPConnectionEnd(connection))
-        case .shard(let shard): shipping?.ship(.close(connection: connection.id, reason, packet, TCPConnectionEnd(connection)), toShard: shard)
+        case .shard(let shard): shipping?.ship(.close(connection: connection.id, reason, packet, TCPConnectionEnd(connection)), carrying: Self.noBytes, toShard: shard)
         case nil: break
         }
     }
@@ -93,7 +96,7 @@ final class ConnectionTracker: TCPStreamDelegate {
         switch hap {
         case .here(let hap): hap.receive(bytes, direction: direction, packet: packet, origins: origins)
         case .shard(let shard):
-            shipping?.ship(.receive(connection: id, bytes: Array(bytes), direction, packet, origins), toShard: shard)
+            shipping?.ship(.receive(connection: id, byteCount: bytes.count, direction, packet, origins), carrying: bytes, toShard: shard)
         }
     }
 
@@ -177,7 +180,7 @@ final class ConnectionTracker: TCPStreamDelegate {
         let hap: OpenConnection
         if let shipping {
             let shard = ConnectionShard.shard(of: accessory, among: shipping.shardCount)
-            shipping.ship(.open(facts, controllerSends: controllerSends, recognisedBy: recognisedBy, deviceID: deviceID, packet: packet), toShard: shard)
+            shipping.ship(.open(facts, controllerSends: controllerSends, recognisedBy: recognisedBy, deviceID: deviceID, packet: packet), carrying: Self.noBytes, toShard: shard)
             hap = .shard(shard)
         } else {
             hap = .here(HAPConnection(
@@ -191,7 +194,7 @@ final class ConnectionTracker: TCPStreamDelegate {
         switch hap {
         case .here(let hap): hap.startedEncryptedBeforeCapture(packet: packet, preferring: preferred)
         case .shard(let shard):
-            shipping?.ship(.startedEncryptedBeforeCapture(connection: connection.id, packet, preferring: preferred), toShard: shard)
+            shipping?.ship(.startedEncryptedBeforeCapture(connection: connection.id, packet, preferring: preferred), carrying: Self.noBytes, toShard: shard)
         }
     }
 

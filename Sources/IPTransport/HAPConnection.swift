@@ -66,7 +66,7 @@ final class HAPConnection {
         requests = RequestLedger(maximumPending: context.limits.maximumPendingRequests)
         attributes = AttributeTracker(context: context, connection: info)
         context.emit(.connectionOpened(ConnectionOpenedEvent(
-            connection: info, deviceID: deviceID, handshakeSeen: tcp.handshakeSeen, recognisedBy: recognisedBy)), packet)
+            connection: info, deviceID: deviceID, handshakeSeen: tcp.progress.handshakeSeen, recognisedBy: recognisedBy)), packet)
     }
 
     /// The capture began inside an encrypted session: its frames are looked for with the keys of
@@ -144,7 +144,7 @@ final class HAPConnection {
 
     /// `origins`: the streams' origins as they are after the segment that delivered `bytes`.
     func receive(_ bytes: UnsafeRawBufferPointer, direction tcpDirection: TCPDirection, packet: PacketInfo, origins: TCPStreamOrigins) {
-        tcp.origins = origins
+        tcp.progress.origins = origins
         let side = side(hapDirection(tcpDirection))
         let chunkStart = side.tcpOffset
         side.tcpOffset += bytes.count
@@ -163,7 +163,7 @@ final class HAPConnection {
     }
 
     func gap(_ byteCount: UInt64, direction tcpDirection: TCPDirection, packet: PacketInfo, origins: TCPStreamOrigins) {
-        tcp.origins = origins
+        tcp.progress.origins = origins
         let side = side(hapDirection(tcpDirection))
         side.tcpOffset += Int(clamping: byteCount)
         side.lostData = true
@@ -512,8 +512,7 @@ final class HAPConnection {
     // MARK: Closing
 
     func close(reason: TCPCloseReason, packet: PacketInfo?, tcpEnd: TCPConnectionEnd) {
-        tcp.handshakeSeen = tcpEnd.handshakeSeen
-        tcp.origins = tcpEnd.origins
+        tcp.progress = tcpEnd.progress
         let end = packet ?? tcpEnd.lastPacket
         finishJoining(packet: end)
         for side in sides where side.frames?.isDecrypting ?? true {
@@ -533,7 +532,7 @@ final class HAPConnection {
             for side in sides { frames[side.direction] = side.frames?.frames ?? FrameStatistics() }
         }
         context.emit(.connectionClosed(ConnectionSummary(
-            connection: info, deviceID: deviceID, reason: ConnectionCloseReason(reason), handshakeSeen: tcp.handshakeSeen,
+            connection: info, deviceID: deviceID, reason: ConnectionCloseReason(reason), handshakeSeen: tcp.progress.handshakeSeen,
             firstPacket: tcp.firstPacket, lastPacket: tcpEnd.lastPacket,
             tcp: [.controllerToAccessory: .init(tcpEnd.statistics(controllerSends)),
                   .accessoryToController: .init(tcpEnd.statistics(controllerSends.reversed))],

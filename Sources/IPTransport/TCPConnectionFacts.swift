@@ -2,24 +2,19 @@ import Packets
 import TCPReassembly
 
 /// What a HAP connection knows of its TCP connection, as values: its number, endpoints and first
-/// packet when it opened, and what changes with each segment (whether the handshake was seen, the
-/// streams' origins) as delivered with each call. A `HAPConnection` never holds the reassembler's
-/// `TCPConnection`, so that it can run on another thread than the reassembler (`--jobs`).
+/// packet when it opened, and what changes with the segments (`TCPConnectionProgress`) as each
+/// call delivers it. A `HAPConnection` never holds the reassembler's `TCPConnection`, so that it
+/// can run on another thread than the reassembler (`--jobs`).
 package struct TCPConnectionFacts: Sendable {
     let id: Int
     let client: Endpoint
     let server: Endpoint
     let firstPacket: PacketInfo
-    var handshakeSeen: Bool
-    var origins: TCPStreamOrigins
+    var progress: TCPConnectionProgress
 
     package init(_ connection: TCPConnection) {
-        id = connection.id
-        client = connection.client
-        server = connection.server
-        firstPacket = connection.firstPacket
-        handshakeSeen = connection.handshakeSeen
-        origins = TCPStreamOrigins(connection)
+        (id, client, server, firstPacket) = (connection.id, connection.client, connection.server, connection.firstPacket)
+        progress = TCPConnectionProgress(connection)
     }
 
     func source(of direction: TCPDirection) -> Endpoint {
@@ -27,7 +22,19 @@ package struct TCPConnectionFacts: Sendable {
     }
 
     func streamOrigin(_ direction: TCPDirection) -> UInt32? {
-        direction == .clientToServer ? origins.clientToServer : origins.serverToClient
+        direction == .clientToServer ? progress.origins.clientToServer : progress.origins.serverToClient
+    }
+}
+
+/// What changes with a TCP connection's segments and a HAP connection reads: whether the
+/// handshake was seen, and the streams' origins.
+package struct TCPConnectionProgress: Sendable {
+    var handshakeSeen: Bool
+    var origins: TCPStreamOrigins
+
+    package init(_ connection: TCPConnection) {
+        handshakeSeen = connection.handshakeSeen
+        origins = TCPStreamOrigins(connection)
     }
 }
 
@@ -46,21 +53,17 @@ package struct TCPStreamOrigins: Sendable, Equatable {
 
 /// What the connection summary reports of a TCP connection when it closes.
 package struct TCPConnectionEnd: Sendable {
-    let handshakeSeen: Bool
+    let progress: TCPConnectionProgress
     let lastPacket: PacketInfo
-    let origins: TCPStreamOrigins
-    let clientToServer: TCPDirectionStatistics
-    let serverToClient: TCPDirectionStatistics
+    let statistics: [TCPDirection: TCPDirectionStatistics]
 
     package init(_ connection: TCPConnection) {
-        handshakeSeen = connection.handshakeSeen
+        progress = TCPConnectionProgress(connection)
         lastPacket = connection.lastPacket
-        origins = TCPStreamOrigins(connection)
-        clientToServer = connection.clientToServer
-        serverToClient = connection.serverToClient
+        statistics = [.clientToServer: connection.clientToServer, .serverToClient: connection.serverToClient]
     }
 
     func statistics(_ direction: TCPDirection) -> TCPDirectionStatistics {
-        direction == .clientToServer ? clientToServer : serverToClient
+        statistics[direction] ?? TCPDirectionStatistics()
     }
 }

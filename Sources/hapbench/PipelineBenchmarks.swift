@@ -24,31 +24,34 @@ struct PipelineBenchmarks {
     func run(settings: RunSettings, filter: BenchmarkFilter) throws -> Results {
         var results = Results()
         let primary = try capture(byteCount: captureByteCount, kind: .lab, into: &results)
-        if filter.includes("pipeline.analysis") {
+        let includesJobs = filter.includes("pipeline.jobs-\(Self.jobs)/pipeline.analysis")
+        if filter.includes("pipeline.analysis") || includesJobs {
             let (analysis, loop) = try analysisAndLoop(primary, analysisName: "pipeline.analysis", loopName: "pipeline.libpcap-loop")
             let packets = loop.unitsPerOperation
             let size = loop.bytesPerOperation
             // One pass per round: a pass over 300 MB takes seconds, so five rounds are plenty.
             let whole = RunSettings(rounds: min(settings.rounds, 5), iterationScale: 1)
-            results.ratios.append(BenchmarkRunner.compare(
-                analysis, against: loop, settings: whole, target: 0.25, name: "pipeline.analysis/libpcap-loop",
-                meaning: "MB/s of the full analysis (reassembly, HTTP, TLV8, JSON, decryption, events) vs reading the same file with pcap_next_ex"))
-            // What any analysis that decrypts this capture can reach: its frames opened by
-            // libsodium and nothing else. The AEAD's cost is affine in the frame length (a call
-            // plus a per-block cost), so as many frames of the mean length cost what the
-            // capture's own frames cost, to within a 64-byte block per frame.
-            let frames = try CaptureAnalysis.run(primary, keyLog: CaptureAnalysis.keyLog(forCapture: primary))
-            if frames.frames > 0 {
-                let meanLength = max(1, frames.framePlaintextBytes / frames.frames)
-                let stream = try FrameStream(plaintextLength: meanLength)
-                let decryptionAlone = Benchmark(
-                    name: "pipeline.decryption-alone", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1
-                ) { count in stream.openFrames(count * frames.frames) }
+            if filter.includes("pipeline.analysis") {
                 results.ratios.append(BenchmarkRunner.compare(
-                    decryptionAlone, against: loop, settings: whole, target: nil, name: "pipeline.decryption-alone/libpcap-loop",
-                    meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames (\(meanLength) plaintext bytes on average) opened by libsodium and nothing else, vs pcap_next_ex"))
+                    analysis, against: loop, settings: whole, target: 0.25, name: "pipeline.analysis/libpcap-loop",
+                    meaning: "MB/s of the full analysis (reassembly, HTTP, TLV8, JSON, decryption, events) vs reading the same file with pcap_next_ex"))
+                // What any analysis that decrypts this capture can reach: its frames opened by
+                // libsodium and nothing else. The AEAD's cost is affine in the frame length (a call
+                // plus a per-block cost), so as many frames of the mean length cost what the
+                // capture's own frames cost, to within a 64-byte block per frame.
+                let frames = try CaptureAnalysis.run(primary, keyLog: CaptureAnalysis.keyLog(forCapture: primary))
+                if frames.frames > 0 {
+                    let meanLength = max(1, frames.framePlaintextBytes / frames.frames)
+                    let stream = try FrameStream(plaintextLength: meanLength)
+                    let decryptionAlone = Benchmark(
+                        name: "pipeline.decryption-alone", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1
+                    ) { count in stream.openFrames(count * frames.frames) }
+                    results.ratios.append(BenchmarkRunner.compare(
+                        decryptionAlone, against: loop, settings: whole, target: nil, name: "pipeline.decryption-alone/libpcap-loop",
+                        meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames (\(meanLength) plaintext bytes on average) opened by libsodium and nothing else, vs pcap_next_ex"))
+                }
             }
-            if filter.includes("pipeline.jobs") {
+            if includesJobs {
                 results.ratios.append(try jobsAgainstOneJob(primary, analysis, settings: whole))
             }
         }

@@ -18,7 +18,7 @@ struct CallMergerTests {
         let recorder = EventRecorder()
         let merger = CallMerger(configuration: AnalysisConfiguration(), consumers: [recorder])
         var waiting = batches
-        _ = merger.replay(readerCalls: reader) { shard in waiting[shard].removeFirst() }
+        _ = merger.replay(readerCalls: reader) { shard in waiting[shard].removeFirst()[...] }
         if finish, merger.conflict == nil { merger.finish(readerSummary: InputSummary()) }
         return (recorder.problems.map(\.message), merger, recorder)
     }
