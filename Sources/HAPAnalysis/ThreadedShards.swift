@@ -25,8 +25,8 @@ final class ThreadedShards: ConnectionShipping {
     private let merger: CallMerger
 
     /// Units of work shipped and not merged at most (a call, and one per 512 bytes it carries):
-    /// about 8 MB of segment bytes in flight.
-    static let windowUnits = 16_384
+    /// about 2 MB of segment bytes in flight.
+    static let windowUnits = 4_096
     /// A shard's messages are pushed in chunks of this many; the reader's log when it holds this
     /// many calls, so that the locks are taken per chunk, not per packet.
     static let chunk = 128
