@@ -162,7 +162,7 @@ let package = Package(
         tests("DifferencesTests", ["Differences", "HAPJSON", "TestSupport"]),
         tests("JUnitXMLTests", ["JUnitXML"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
-        tests("hapbenchTests", ["hapbench", "HAPJSON", "HAPCore", "TestSupport"]),
+        tests("hapbenchTests", ["hapbench", "HAPJSON", "HAPCore", "HAPAnalysis", "TestSupport"]),
         // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).
         tests("HostileInputTests", [
             "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCrypto",
