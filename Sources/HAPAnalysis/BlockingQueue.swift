@@ -67,33 +67,39 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
 }
 
 /// How much of the reader's work is shipped and not merged yet, in units (a call, and a unit
-/// per 512 bytes it carries): the reader waits above `limit`, the merger frees what it replayed,
-/// so that memory stays bounded however far the reader could run ahead. It cannot deadlock: the
-/// reader waits only after it has pushed everything it shipped (shard calls first, then its log),
-/// shards never wait on anything but their input, and the merger needs only what was pushed.
+/// per 512 bytes it carries): the reader waits above `limit` until the merger has brought it
+/// down to half (so that the two do not wake each other for every chunk), the merger frees what
+/// it replayed, so that memory stays bounded however far the reader could run ahead. It cannot
+/// deadlock: the reader waits only after it has pushed everything it shipped (shard calls first,
+/// then its log), shards never wait on anything but their input, and the merger needs only what
+/// was pushed.
 final class HandoffWindow: @unchecked Sendable {
     private let monitor = Monitor()
     private let limit: Int
     // Guarded by `monitor`.
     private var inFlight = 0
+    private var readerWaits = false
     private var stopped = false
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    /// Adds `units` shipped; waits while the window is over its limit (unless the run stopped).
+    /// Adds `units` shipped; above the limit, waits until half of it is left (or the run stopped).
     func add(_ units: Int) {
         monitor.withLock {
             inFlight += units
-            while inFlight > limit, !stopped { monitor.wait() }
+            guard inFlight > limit else { return }
+            readerWaits = true
+            while inFlight > limit / 2, !stopped { monitor.wait() }
+            readerWaits = false
         }
     }
 
     func remove(_ units: Int) {
         monitor.withLock {
             inFlight -= units
-            monitor.broadcast()
+            if readerWaits, inFlight <= limit / 2 { monitor.broadcast() }
         }
     }
 

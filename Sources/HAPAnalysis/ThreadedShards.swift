@@ -29,7 +29,7 @@ final class ThreadedShards: ConnectionShipping {
     static let windowUnits = 4_096
     /// A shard's messages are pushed in chunks of this many; the reader's log when it holds this
     /// many calls, so that the locks are taken per chunk, not per packet.
-    static let chunk = 128
+    static let chunk = 512
 
     private enum ShardStep: Sendable {
         case call(ConnectionCall)
