@@ -372,9 +372,11 @@ final class HAPConnection {
         let first = channel.packet(at: message.startOffset) ?? packet
         let last = channel.packet(at: max(message.endOffset - 1, message.startOffset)) ?? packet
         let answered = message.kind == .response ? requests.answer() : nil
-        // Read once: the secrets check and the request's bookkeeping both need them.
+        // Read once: the secrets check and the request's bookkeeping both need them. The method
+        // alone, not the request line: an optional line (two strings) held here was copied and
+        // destroyed through an outlined function two to three times per message.
         let target = message.kind == .request ? message.hapRequestTarget : nil
-        let requestLine = message.requestLine
+        let method = message.method
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
         // A direction that could not be decrypted at all yields no messages to pair.
         let timed = !sides.contains { $0.lostData }
@@ -383,7 +385,7 @@ final class HAPConnection {
             ? attributes.readDatabase(message, deviceID: deviceID) : nil
         // Looked up once for the messages that name characteristics, and handed to each use.
         let database = message.kind == .event || answered?.endpoint == .characteristics
-            || (target?.endpoint == .characteristics && requestLine?.method == .put)
+            || (target?.endpoint == .characteristics && method == .put)
             ? attributes.lookUp(deviceID: deviceID) : nil
         let notificationProblems = if message.kind == .event, let database {
             judgeNotification(parsedEvent, startingIn: first, database: database, requestsKnown: timed)
@@ -397,11 +399,11 @@ final class HAPConnection {
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
             notificationProblems: notificationProblems,
             bodyWithoutSecrets: bodyWithoutSecrets(
-                message, target: target, method: requestLine?.method, answering: answered, database: database, databaseRead: databaseRead))), last)
+                message, target: target, method: method, answering: answered, database: database, databaseRead: databaseRead))), last)
 
         switch message.kind {
         case .request:
-            if let requestLine { handleRequest(message, line: requestLine, target: target, packet: last) }
+            if let method { handleRequest(message, method: method, target: target, packet: last) }
         case .response:
             if let answered { handleResponse(message, to: answered, database: database, databaseRead: databaseRead, packet: last) }
         case .event:
@@ -433,8 +435,9 @@ final class HAPConnection {
             message, databaseWithSecrets: database?.databaseWithSecretValues, written: written, limits: context.limits.json)
     }
 
-    private func handleRequest(_ message: HTTPMessage, line: HTTPRequestLine, target: HAPRequestTarget?, packet: PacketInfo) {
-        let request = PendingRequest(method: line.method.description, target: line.target, endpoint: target?.endpoint, packet: packet)
+    private func handleRequest(_ message: HTTPMessage, method: HTTPMethod, target: HAPRequestTarget?, packet: PacketInfo) {
+        let request = PendingRequest(
+            method: method.description, target: message.requestTarget ?? "", endpoint: target?.endpoint, packet: packet)
         switch target?.endpoint {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: target?.endpoint, direction: .controllerToAccessory, packet: packet)
