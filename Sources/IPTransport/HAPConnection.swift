@@ -367,10 +367,8 @@ final class HAPConnection {
 
     // MARK: Messages
 
-    private func handle(_ message: HTTPMessage, on channel: HTTPChannel, packet: PacketInfo) {
+    private func handle(_ message: HTTPMessage, on channel: HTTPChannel, first: PacketInfo, last: PacketInfo) {
         httpMessageCount += 1
-        let first = channel.packet(at: message.startOffset) ?? packet
-        let last = channel.packet(at: max(message.endOffset - 1, message.startOffset)) ?? packet
         let answered = message.kind == .response ? requests.answer() : nil
         // Read once: the secrets check and the request's bookkeeping both need them. The method
         // alone, not the request line: an optional line (two strings) held here was copied and
@@ -544,8 +542,8 @@ final class HAPConnection {
 // MARK: What the channels report
 
 extension HAPConnection: HTTPChannelReceiver {
-    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, packet: PacketInfo) {
-        handle(message, on: channel, packet: packet)
+    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, firstPacket: PacketInfo, lastPacket: PacketInfo) {
+        handle(message, on: channel, first: firstPacket, last: lastPacket)
     }
 
     func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo) {
