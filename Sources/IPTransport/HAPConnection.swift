@@ -484,8 +484,10 @@ final class HAPConnection {
         _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, database: AttributeTracker.FoundDatabase,
         requestsKnown: Bool
     ) -> [NotificationProblem] {
-        // Read in place: a list of the ids would cost an allocation per EVENT.
-        let ids = ((try? parsed?.get())?.entries ?? []).lazy.map(\.id)
+        // Read in place: a list of the ids would cost an allocation per EVENT, and mapping the
+        // entries copied each one to read its id.
+        let entries = (try? parsed?.get())?.entries ?? []
+        let ids = entries.indices.lazy.map { entries[$0].id }
         attributes.announceIfBorrowed(database, packet: packet)
         return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.database?.characteristic($0)?.type }
     }
