@@ -62,8 +62,9 @@ public struct HAPCharacteristic: Hashable, Sendable {
             self.offset = offset
             self.sourceIndex = sourceIndex
             self.binaryValues = binaryValues
-            name = HAPCatalog.characteristic(type)?.name
-            constraints = ValueConstraints(metadata: metadata, type: type)
+            let definition = HAPCatalog.characteristic(type)
+            name = definition?.name
+            constraints = ValueConstraints(metadata: metadata, type: type, definition: definition)
             if let jsonValue {
                 let interpreted = HAPCharacteristic.interpret(
                     jsonValue, format: metadata.format, constraints: constraints, binary: binaryValues)

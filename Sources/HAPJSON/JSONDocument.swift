@@ -254,12 +254,13 @@ struct JSONReader {
 
     // MARK: Scalars
 
+    /// Inlined: called before nearly every token (17 instructions a call, 6 M on hapbench's 4 MB
+    /// capture), and HAP bodies are mostly compact, where one comparison settles it.
+    @inline(__always)
     func skipWhitespace(_ bytes: RawSpan, _ position: inout Int) {
-        while position < bytes.byteCount {
-            switch Self.byte(bytes, position) {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
-            default: return
-            }
+        while position < bytes.byteCount, case let byte = Self.byte(bytes, position), byte <= UInt8(ascii: " "),
+              byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+            position += 1
         }
     }
 

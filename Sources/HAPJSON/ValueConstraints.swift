@@ -58,6 +58,13 @@ public struct ValueConstraints: Hashable, Sendable {
     /// sources disagree on many catalogue values (Color Temperature 50–400 in ADK, 140–500
     /// elsewhere; PROTOCOL §8 #18), and a device's own metadata is what controllers read.
     public init(metadata: CharacteristicMetadata, type: HAPUUID?) {
+        self.init(metadata: metadata, type: type, definition: type.flatMap(HAPCatalog.characteristic))
+    }
+
+    /// The same, with the catalogue's definition of `type` looked up by the caller: a database's
+    /// characteristic needs it for its name too, and each lookup hashed the type and copied the
+    /// definition out of the catalogue (~1,300 instructions).
+    init(metadata: CharacteristicMetadata, type: HAPUUID?, definition: CharacteristicDefinition?) {
         self.init()
         minimumValue = metadata.minimumValue.map { Constraint($0.doubleValue, .declared) }
         maximumValue = metadata.maximumValue.map { Constraint($0.doubleValue, .declared) }
@@ -73,7 +80,7 @@ public struct ValueConstraints: Hashable, Sendable {
         let format = metadata.format
         let declaresNumericConstraints = metadata.minimumValue != nil || metadata.maximumValue != nil
             || metadata.minimumStep != nil || metadata.validValues != nil || metadata.validValueRanges != nil
-        if let definition = type.flatMap(HAPCatalog.characteristic) {
+        if let definition {
             if format?.isNumeric ?? false, definition.format.isNumeric, !declaresNumericConstraints {
                 minimumValue = minimumValue ?? definition.minimumValue.map { Constraint($0, .catalog) }
                 maximumValue = maximumValue ?? definition.maximumValue.map { Constraint($0, .catalog) }

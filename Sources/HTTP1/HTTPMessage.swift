@@ -80,8 +80,20 @@ public struct HTTPMessage: Sendable {
     /// The request line of a request; nil for responses and events.
     public var requestLine: HTTPRequestLine? {
         guard case .request(let layout) = startLine else { return nil }
-        return HTTPRequestLine(
-            method: HTTPMethod(rawValue: text(layout.method)), target: text(layout.target), version: layout.version)
+        return HTTPRequestLine(method: method(layout), target: text(layout.target), version: layout.version)
+    }
+
+    /// The method of a request, without the rest of its line; nil for responses and events.
+    public var method: HTTPMethod? {
+        guard case .request(let layout) = startLine else { return nil }
+        return method(layout)
+    }
+
+    /// The target of a request as sent, without the rest of its line; nil for responses and
+    /// events.
+    public var requestTarget: String? {
+        guard case .request(let layout) = startLine else { return nil }
+        return text(layout.target)
     }
 
     /// The status line of a response or an event; nil for requests.
@@ -143,6 +155,10 @@ public struct HTTPMessage: Sendable {
     public var rawBytes: ArraySlice<UInt8>? {
         if case .chunked = framing { return nil }
         return storage[0 ..< endOffset - startOffset]
+    }
+
+    private func method(_ layout: HTTPRequestLine.Layout) -> HTTPMethod {
+        storage.withUnsafeBytes { HTTPMethod(bytes: UnsafeRawBufferPointer(rebasing: $0[layout.method])) }
     }
 
     private func text(_ range: Range<Int>) -> String {

@@ -19,4 +19,18 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let options = HTTPMethod(rawValue: "OPTIONS")
 
     public var description: String { rawValue }
+
+    /// The method `bytes` spell. HAP's three are matched on their bytes and handed out as the
+    /// literals: no text is made for the method of every request.
+    init(bytes: UnsafeRawBufferPointer) {
+        if ASCII.equals(bytes, "GET") {
+            self = .get
+        } else if ASCII.equals(bytes, "PUT") {
+            self = .put
+        } else if ASCII.equals(bytes, "POST") {
+            self = .post
+        } else {
+            self.init(rawValue: String(decoding: bytes, as: UTF8.self))
+        }
+    }
 }

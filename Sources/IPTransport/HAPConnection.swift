@@ -370,14 +370,14 @@ final class HAPConnection {
 
     // MARK: Messages
 
-    private func handle(_ message: HTTPMessage, on channel: HTTPChannel, packet: PacketInfo) {
+    private func handle(_ message: HTTPMessage, on channel: HTTPChannel, first: PacketInfo, last: PacketInfo) {
         httpMessageCount += 1
-        let first = channel.packet(at: message.startOffset) ?? packet
-        let last = channel.packet(at: max(message.endOffset - 1, message.startOffset)) ?? packet
         let answered = message.kind == .response ? requests.answer() : nil
-        // Read once: the secrets check and the request's bookkeeping both need them.
+        // Read once: the secrets check and the request's bookkeeping both need them. The method
+        // alone, not the request line: an optional line (two strings) held here was copied and
+        // destroyed through an outlined function two to three times per message.
         let target = message.kind == .request ? message.hapRequestTarget : nil
-        let requestLine = message.requestLine
+        let method = message.method
         let encrypted = side(channel.direction).frames != nil && !channel.isParsingStrayPlaintext
         // A direction that could not be decrypted at all yields no messages to pair.
         let timed = !sides.contains { $0.lostData }
@@ -386,7 +386,7 @@ final class HAPConnection {
             ? attributes.readDatabase(message, deviceID: deviceID) : nil
         // Looked up once for the messages that name characteristics, and handed to each use.
         let database = message.kind == .event || answered?.endpoint == .characteristics
-            || (target?.endpoint == .characteristics && requestLine?.method == .put)
+            || (target?.endpoint == .characteristics && method == .put)
             ? attributes.lookUp(deviceID: deviceID) : nil
         let notificationProblems = if message.kind == .event, let database {
             judgeNotification(parsedEvent, startingIn: first, database: database, requestsKnown: timed)
@@ -400,11 +400,11 @@ final class HAPConnection {
             responseTiming: timed ? answered.map { ResponseTiming(request: $0.packet, response: first) } : nil,
             notificationProblems: notificationProblems,
             bodyWithoutSecrets: bodyWithoutSecrets(
-                message, target: target, method: requestLine?.method, answering: answered, database: database, databaseRead: databaseRead))), last)
+                message, target: target, method: method, answering: answered, database: database, databaseRead: databaseRead))), last)
 
         switch message.kind {
         case .request:
-            if let requestLine { handleRequest(message, line: requestLine, target: target, packet: last) }
+            if let method { handleRequest(message, method: method, target: target, packet: last) }
         case .response:
             if let answered { handleResponse(message, to: answered, database: database, databaseRead: databaseRead, packet: last) }
         case .event:
@@ -436,8 +436,9 @@ final class HAPConnection {
             message, databaseWithSecrets: database?.databaseWithSecretValues, written: written, limits: context.limits.json)
     }
 
-    private func handleRequest(_ message: HTTPMessage, line: HTTPRequestLine, target: HAPRequestTarget?, packet: PacketInfo) {
-        let request = PendingRequest(method: line.method.description, target: line.target, endpoint: target?.endpoint, packet: packet)
+    private func handleRequest(_ message: HTTPMessage, method: HTTPMethod, target: HAPRequestTarget?, packet: PacketInfo) {
+        let request = PendingRequest(
+            method: method.description, target: message.requestTarget ?? "", endpoint: target?.endpoint, packet: packet)
         switch target?.endpoint {
         case .pairSetup?, .pairVerify?, .pairings?:
             pairingMessage(message, endpoint: target?.endpoint, direction: .controllerToAccessory, packet: packet)
@@ -486,8 +487,10 @@ final class HAPConnection {
         _ parsed: Result<CharacteristicEvent, DecodeError>?, startingIn packet: PacketInfo, database: AttributeTracker.FoundDatabase,
         requestsKnown: Bool
     ) -> [NotificationProblem] {
-        // Read in place: a list of the ids would cost an allocation per EVENT.
-        let ids = ((try? parsed?.get())?.entries ?? []).lazy.map(\.id)
+        // Read in place: a list of the ids would cost an allocation per EVENT, and mapping the
+        // entries copied each one to read its id.
+        let entries = (try? parsed?.get())?.entries ?? []
+        let ids = entries.indices.lazy.map { entries[$0].id }
         attributes.announceIfBorrowed(database, packet: packet)
         return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.database?.characteristic($0)?.type }
     }
@@ -545,8 +548,8 @@ final class HAPConnection {
 // MARK: What the channels report
 
 extension HAPConnection: HTTPChannelReceiver {
-    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, packet: PacketInfo) {
-        handle(message, on: channel, packet: packet)
+    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, firstPacket: PacketInfo, lastPacket: PacketInfo) {
+        handle(message, on: channel, first: firstPacket, last: lastPacket)
     }
 
     func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo) {

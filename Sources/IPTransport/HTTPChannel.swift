@@ -5,7 +5,9 @@ import WireParsing
 
 /// Receives what an `HTTPChannel` parses.
 protocol HTTPChannelReceiver: AnyObject {
-    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, packet: PacketInfo)
+    /// A message, with the packets that carried its first and last byte (handed on rather than
+    /// asked for: each question was a checked access to the channel's marks).
+    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, firstPacket: PacketInfo, lastPacket: PacketInfo)
     func channel(_ channel: HTTPChannel, discarded bytes: HTTPDiscardedBytes, packet: PacketInfo)
     /// The parser stopped at an error; it has been resumed past it.
     func channel(_ channel: HTTPChannel, failed error: DecodeError, packet: PacketInfo)
@@ -20,11 +22,9 @@ final class HTTPChannel {
     let direction: HAPDirection
     private var parser: HTTPStreamParser
     private let limits: HTTPLimits
-    /// Packets of the parser's stream, by stream offset.
+    /// Packets of the parser's stream, by stream offset, and where the message in progress
+    /// begins.
     private var marks = StreamPacketMap()
-    /// Every byte before this offset was delivered in a message or reported discarded, so no
-    /// message can ask for its packet any more; the message in progress begins here.
-    private var settledOffset = 0
     /// Set while a stray plaintext message is parsed in a direction that should be encrypted.
     private(set) var isParsingStrayPlaintext = false
     private var isRunning = false
@@ -44,13 +44,12 @@ final class HTTPChannel {
 
     /// The next bytes of the stream, which arrived in `packet`.
     func feed(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
-        marks.mark(streamOffset, packet)
-        run(packet, receiver) { (parser, handle) throws(DecodeError) in try parser.feed(bytes, handle) }
-        marks.forget(before: settledOffset)
+        run(packet, receiver) { (parser, handle) throws(DecodeError) in
+            // Marked inside the run, where the parser's offset is read without an access of its own.
+            marks.mark(parser.streamOffset, packet)
+            try parser.feed(bytes, handle)
+        }
     }
-
-    /// The packet that carried the stream byte at `offset`.
-    func packet(at offset: Int) -> PacketInfo? { marks.packet(at: offset) }
 
     /// `byteCount` bytes of the stream are missing from the capture.
     func skip(_ byteCount: UInt64, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
@@ -67,7 +66,6 @@ final class HTTPChannel {
     /// the rest of that piece is left unparsed: the caller feeds it to the frames.
     func restartForEncryptedFrames() {
         marks = StreamPacketMap()
-        settledOffset = 0
         if isRunning {
             restartedWhileRunning = true
         } else {
@@ -80,7 +78,7 @@ final class HTTPChannel {
     func parseStrayPlaintext(_ bytes: UnsafeRawBufferPointer, packet: PacketInfo, to receiver: some HTTPChannelReceiver) {
         var frameParser = HTTPStreamParser(limits: limits)
         swap(&frameParser, &parser)
-        let frameMarks = marks, frameSettledOffset = settledOffset
+        let frameMarks = marks
         marks = StreamPacketMap()
         marks.mark(0, packet)
         isParsingStrayPlaintext = true
@@ -91,7 +89,6 @@ final class HTTPChannel {
         isParsingStrayPlaintext = false
         parser = frameParser
         marks = frameMarks
-        settledOffset = frameSettledOffset
     }
 
     /// Runs one parser operation, handing its messages and discards on, and recovering from an
@@ -116,10 +113,10 @@ final class HTTPChannel {
             guard !restartedWhileRunning else { return }
             switch event {
             case .message(let message):
-                settledOffset = message.endOffset
-                receiver.channel(self, parsed: message, packet: packet)
+                let (first, last) = marks.deliver(message.streamRange)
+                receiver.channel(self, parsed: message, firstPacket: first ?? packet, lastPacket: last ?? packet)
             case .discarded(let discarded):
-                settledOffset = discarded.range.upperBound
+                marks.settle(before: discarded.range.upperBound)
                 receiver.channel(self, discarded: discarded, packet: packet)
             }
         }

@@ -15,7 +15,10 @@ struct NotificationMonitor {
 
     /// HomeKitADK and HAP-python deliver these at once, uncoalesced (HAP-python
     /// pyhap/characteristic.py `IMMEDIATE_NOTIFY`): Programmable Switch Event and Button Event.
-    static let immediateTypes: Set<HAPUUID> = [HAPUUID(appleDefined: 0x73), HAPUUID(appleDefined: 0x126)]
+    /// Compared one by one: a set of two hashed the type with SipHash for every EVENT.
+    static func isImmediate(_ type: HAPUUID) -> Bool {
+        type == HAPUUID(appleDefined: 0x73) || type == HAPUUID(appleDefined: 0x126)
+    }
 
     private struct Notified {
         /// The two EVENTs before the latest, oldest first, at most `eventsInABurst - 1`.
@@ -75,7 +78,7 @@ struct NotificationMonitor {
             if let unsubscribedAt = unsubscribed[id] {
                 problems.append(.afterUnsubscribe(id, unsubscribedAt: unsubscribedAt))
             }
-            if let type = type(id), Self.immediateTypes.contains(type) { continue }
+            if let type = type(id), Self.isImmediate(type) { continue }
             if let burst = noteEvent(id, at: packet.timestamp) { problems.append(burst) }
         }
         return problems
@@ -84,11 +87,15 @@ struct NotificationMonitor {
     /// Records an EVENT of `id`; a burst when it is the third inside the coalescing delay, reported
     /// when the burst begins.
     private mutating func noteEvent(_ id: CharacteristicID, at time: Timestamp) -> NotificationProblem? {
-        if notified[id] == nil {
-            guard notified.count < Self.maximumTrackedCharacteristics else { return nil }
-            notified[id] = Notified()
+        // Found once and changed in place: a copy taken out and stored back would copy its array
+        // each time, and a second lookup hashed the id again.
+        if let index = notified.index(forKey: id) {
+            return notified.values[index].note(time).map { .burst(id, seconds: $0) }
         }
-        // Changed in place: a copy taken out and stored back would copy its array each time.
-        return notified[id]!.note(time).map { .burst(id, seconds: $0) }
+        guard notified.count < Self.maximumTrackedCharacteristics else { return nil }
+        var first = Notified()
+        let burst = first.note(time)
+        notified[id] = first
+        return burst.map { .burst(id, seconds: $0) }
     }
 }

@@ -78,13 +78,12 @@ extension HTTPChannel {
 }
 
 /// What an `HTTPChannel` handed on, with the packets the channel named for each message's
-/// first and last byte (asked while the message is delivered, as a connection asks).
+/// first and last byte.
 final class HTTPChannelRecorder: HTTPChannelReceiver {
     struct Parsed {
         let message: HTTPMessage
-        let packet: Int
-        let firstPacket: Int?
-        let lastPacket: Int?
+        let firstPacket: Int
+        let lastPacket: Int
         let stray: Bool
     }
 
@@ -96,11 +95,9 @@ final class HTTPChannelRecorder: HTTPChannelReceiver {
 
     var targets: [String] { parsed.map { $0.message.requestLine?.target ?? $0.message.status.map { "\($0.rawValue)" } ?? "?" } }
 
-    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, packet: PacketInfo) {
+    func channel(_ channel: HTTPChannel, parsed message: HTTPMessage, firstPacket: PacketInfo, lastPacket: PacketInfo) {
         parsed.append(Parsed(
-            message: message, packet: packet.number, firstPacket: channel.packet(at: message.startOffset)?.number,
-            lastPacket: channel.packet(at: max(message.endOffset - 1, message.startOffset))?.number,
-            stray: channel.isParsingStrayPlaintext))
+            message: message, firstPacket: firstPacket.number, lastPacket: lastPacket.number, stray: channel.isParsingStrayPlaintext))
         onMessage?(channel, message)
     }
 

@@ -30,28 +30,43 @@ struct StreamPacketMapTests {
         #expect(map.packet(at: 4)?.number == 1)
     }
 
-    @Test("forgetting keeps the mark that covers the offset and the newest, and drops the rest")
+    @Test("marking a piece forgets what lies before the message in progress, keeping the mark that covers its start")
     func forget() {
         var map = StreamPacketMap()
         map.mark(0, .numbered(1))
         map.mark(10, .numbered(2))
+        map.settle(before: 15)
         map.mark(20, .numbered(3))
         map.mark(30, .numbered(4))
-        map.forget(before: 15)
         #expect(map.packet(at: 15)?.number == 2, "the message in progress began in packet 2")
         #expect(map.packet(at: 35)?.number == 4, "its last byte so far is in the newest piece")
         #expect(map.packet(at: 5) == nil, "bytes no message can refer to any more")
-        #expect(map.packet(at: 25)?.number == 2, "the middle of a message is never asked for")
-        map.forget(before: 30)
+        map.settle(before: 30)
+        map.mark(40, .numbered(5))
         #expect(map.packet(at: 30)?.number == 4)
+        #expect(map.packet(at: 25) == nil, "the middle of a delivered message is never asked for")
         #expect(map.packet(at: 15) == nil)
     }
 
-    @Test("forgetting before the first mark keeps everything")
+    @Test("a message delivered names the packets of its first and last byte, and what lies before its end is settled")
+    func deliver() {
+        var map = StreamPacketMap()
+        map.mark(0, .numbered(1))
+        map.mark(10, .numbered(2))
+        let packets = map.deliver(5 ..< 12)
+        #expect(packets.first?.number == 1)
+        #expect(packets.last?.number == 2)
+        map.mark(20, .numbered(3))
+        #expect(map.packet(at: 12)?.number == 2)
+        #expect(map.packet(at: 5) == nil)
+    }
+
+    @Test("settling before the first mark keeps everything")
     func forgetBeforeTheFirstMark() {
         var map = StreamPacketMap()
         map.mark(10, .numbered(1))
-        map.forget(before: 5)
+        map.settle(before: 5)
+        map.mark(20, .numbered(2))
         #expect(map.packet(at: 10)?.number == 1)
     }
 
@@ -72,11 +87,11 @@ struct StreamPacketMapTests {
             // Messages that end in this piece are delivered while it is parsed.
             while offset > max(messageStart, pieceStart), Int.random(in: 0 ..< 3, using: &random) == 0 {
                 let end = Int.random(in: max(messageStart, pieceStart) ..< offset, using: &random) + 1
-                #expect(map.packet(at: messageStart)?.number == truth(messageStart), "first byte at \(messageStart)")
-                #expect(map.packet(at: end - 1)?.number == truth(end - 1), "last byte at \(end - 1)")
+                let (first, last) = map.deliver(messageStart ..< end)
+                #expect(first?.number == truth(messageStart), "first byte at \(messageStart)")
+                #expect(last?.number == truth(end - 1), "last byte at \(end - 1)")
                 messageStart = end
             }
-            map.forget(before: messageStart)
         }
     }
 }

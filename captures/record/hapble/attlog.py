@@ -63,6 +63,9 @@ class AttRecorder:
         self.inbound = inbound_direction
         self.outbound = outbound_direction
         self.indices: dict[int, int] = {}
+        # Counted apart from `indices`: a reused handle replaces its entry there, so its length
+        # stops counting connections at the first reuse.
+        self.opened = 0
         self.pending_handle: dict[tuple[int, str], int | None] = {}
         self.listeners: list = []
         original_channel = device.l2cap_channel_manager.fixed_channels[ATT_CID]
@@ -82,10 +85,16 @@ class AttRecorder:
         # A new connection may reuse an HCI handle: number it afresh when it opens.
         device.on("connection", lambda connection: self.open_connection(connection.handle))
 
+    @property
+    def next_connection_index(self) -> int:
+        """The number the next connection to open will have: a hook acting between connections
+        names the connection that will see the result."""
+        return self.opened + 1
+
     def open_connection(self, connection_handle: int) -> int:
-        index = len(self.indices) + 1
-        self.indices[connection_handle] = index
-        return index
+        self.opened += 1
+        self.indices[connection_handle] = self.opened
+        return self.opened
 
     def connection_index(self, connection_handle: int) -> int:
         if connection_handle not in self.indices:

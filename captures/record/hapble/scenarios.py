@@ -97,8 +97,7 @@ class GsnNotBumped(Misbehaviour):
         if not self.armed or characteristic.iid != ON:
             return True
         self.armed = False
-        next_connection = len(accessory.att.indices) + 1
-        accessory.journal.misbehaviour(self.rule, next_connection, f"On (IID {ON}, properties 0x{characteristic.properties:04x}: "
+        accessory.journal.misbehaviour(self.rule, accessory.att.next_connection_index, f"On (IID {ON}, properties 0x{characteristic.properties:04x}: "
                                        f"notifies in the disconnected state) changed to {characteristic.encode_value().hex()} "
                                        f"while disconnected with the GSN left at {accessory.gsn} and no new advertisement")
         return False
@@ -111,8 +110,7 @@ class ConfigurationNumberUnchanged(Misbehaviour):
     rule = "config-number-unchanged"
 
     def bump_configuration_number(self, accessory, service):
-        next_connection = len(accessory.att.indices) + 1
-        accessory.journal.misbehaviour(self.rule, next_connection, f"service {service.type} (IID {service.iid}, "
+        accessory.journal.misbehaviour(self.rule, accessory.att.next_connection_index, f"service {service.type} (IID {service.iid}, "
                                        f"{len(service.characteristics)} characteristics) added to the database while "
                                        f"disconnected with the configuration number left at {accessory.identity.config_number}")
         return False
