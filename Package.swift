@@ -152,7 +152,7 @@ let package = Package(
         ]),
         tests("HAPAnalysisTests", [
             "HAPAnalysis", "HAPCore", "HAPEvents", "HAPCrypto", "WireParsing", "Capture", "HAPJSON", "HTTP1", "TLV8", "Packets",
-            "TCPReassembly", "HAPCatalog", "DNS", "TestSupport",
+            "TCPReassembly", "HAPCatalog", "DNS", "Reports", "TestSupport",
         ]),
         tests("HAPModelTests", ["HAPModel", "HAPEvents", "HAPCore", "HAPJSON", "Packets", "TLV8", "TestSupport"]),
         tests("AuditTests", ["Audit", "HAPEvents", "HAPCatalog", "HAPCore", "HAPCrypto", "Capture", "HAPJSON", "Packets", "TLV8", "DNS", "TestSupport"]),
@@ -162,7 +162,7 @@ let package = Package(
         tests("DifferencesTests", ["Differences", "HAPJSON", "TestSupport"]),
         tests("JUnitXMLTests", ["JUnitXML"]),
         tests("ArgumentParsingTests", ["ArgumentParsing"]),
-        tests("hapbenchTests", ["hapbench", "HAPJSON"]),
+        tests("hapbenchTests", ["hapbench", "HAPJSON", "HAPCore", "HAPAnalysis", "TestSupport"]),
         // Malformed and hostile captures through the whole pipeline (docs/fuzzing.md).
         tests("HostileInputTests", [
             "HAPAnalysis", "HAPCore", "HAPEvents", "Capture", "Packets", "TLV8", "HTTP1", "DNS", "HAPJSON", "HAPCrypto",

@@ -20,7 +20,9 @@ import WireParsing
 /// vocabulary of `HAPEvents`, so consumers never need to know which transport an event came from
 /// unless they ask (`ConnectionInfo.transport`).
 public final class AnalysisPipeline {
-    private let context: AnalysisContext
+    let context: AnalysisContext
+    /// In a sharded run, where the HAP-over-IP connections run (`ShardedAnalysis`).
+    private let shipping: ConnectionShipping?
     private let observers: [CapturedPacketObserver]
     private let decoder: PacketDecoder
     private let ip: IPTransport
@@ -37,13 +39,21 @@ public final class AnalysisPipeline {
     /// - Parameters:
     ///   - consumers: receive every event, in this order.
     ///   - packetObservers: see every packet before and after its analysis.
-    public init(configuration: AnalysisConfiguration, consumers: [HAPEventConsumer], packetObservers: [CapturedPacketObserver] = []) {
-        context = AnalysisContext(configuration: configuration) { event in
+    public convenience init(configuration: AnalysisConfiguration, consumers: [HAPEventConsumer], packetObservers: [CapturedPacketObserver] = []) {
+        self.init(context: AnalysisContext(configuration: configuration) { event in
             for consumer in consumers { consumer.consume(event) }
-        }
+        }, packetObservers: packetObservers, shipping: nil)
+    }
+
+    /// The loop over `context`: one job's real context, or the reader's recording context of a
+    /// sharded run, whose HAP-over-IP connections `shipping` runs.
+    init(context: AnalysisContext, packetObservers: [CapturedPacketObserver], shipping: ConnectionShipping?) {
+        let configuration = context.configuration
+        self.context = context
+        self.shipping = shipping
         observers = packetObservers
         decoder = PacketDecoder(configuration: PacketDecoder.Configuration(fragmentReassembly: configuration.limits.fragments))
-        ip = IPTransport(context: context)
+        ip = IPTransport(context: context, shipping: shipping)
         coap = CoAPTransport(context: context)
         ble = BLETransport(context: context)
         for warning in configuration.keyLog.warnings {
@@ -56,6 +66,7 @@ public final class AnalysisPipeline {
         reportAnnouncedInput(firstPacketTime: nil)
         announcedInput = (name, linkType)
         context.currentInput = name
+        shipping?.inputChanged(name)
     }
 
     private func reportAnnouncedInput(firstPacketTime: Timestamp?) {
@@ -126,8 +137,7 @@ public final class AnalysisPipeline {
         if let code = context.configuration.setupCode {
             context.summary.setupCode = SetupCodeFact(code: code.text, forbiddenBecause: code.forbiddenReason?.description)
         }
-        context.drainHeldEvents()
-        context.emit(.inputEnded(context.summary), nil)
+        context.endRun()
     }
 
     private func reportFragmentDrops(_ packet: PacketInfo?) {
@@ -150,6 +160,14 @@ extension AnalysisPipeline {
     /// - Returns: the errors the files gave, as the reader threw them, for the caller's exit status.
     @discardableResult
     public func run(_ reader: CaptureFileReader, progress: ((CaptureProgress, Int) -> Void)? = nil) -> [CaptureError] {
+        let errors = read(reader, progress: progress) { true }
+        finish()
+        return errors
+    }
+
+    /// Analyses `reader`'s packets, asking `goOn` after each whether to read another (a sharded
+    /// run stops at a conflict); does not finish.
+    func read(_ reader: CaptureFileReader, progress: ((CaptureProgress, Int) -> Void)?, goOn: () -> Bool) -> [CaptureError] {
         var errors: [CaptureError] = []
         var fileIndex = -1
         while true {
@@ -161,13 +179,13 @@ extension AnalysisPipeline {
                 }
                 process(packet)
                 if let progress, reader.packetsRead & 1023 == 0 { progress(reader.progress, reader.packetsRead) }
+                guard goOn() else { break }
             } catch {
                 // The reader goes on with the next file after any error of this one.
                 inputProblem(error.withFileNamesShortened.description)
                 errors.append(error)
             }
         }
-        finish()
         return errors
     }
 

@@ -22,16 +22,23 @@ package struct AccessoryDatabases {
     /// The key of the database last stored for each accessory address.
     private var keysByAccessory: [PeerAddress: String] = [:]
     private let supplied: [SuppliedDatabase]
+    /// In a sharded run, where each lookup and store is noted (`FactAccess`): a connection keeps
+    /// what it found until `generation` changes, so its later reads are not seen one by one, and
+    /// the merger judges by who touched a key or an address instead (`FactMirror`).
+    private let recorder: CallRecorder?
 
-    package init(supplied: [SuppliedDatabase] = []) {
+    package init(supplied: [SuppliedDatabase] = [], recorder: CallRecorder? = nil) {
         self.supplied = supplied
+        self.recorder = recorder
     }
 
     package subscript(accessory: String) -> Entry? {
-        entries[accessory]
+        recorder?.record(.fact(.consultedDatabase(key: accessory, accessory: nil)))
+        return entries[accessory]
     }
 
     package mutating func store(_ database: AccessoryDatabase, body: [UInt8], for key: String, accessory: PeerAddress, input: String?) {
+        recorder?.record(.fact(.storedDatabase(key: key, accessory: accessory)))
         generation += 1
         entries[key] = Entry(database: database, body: body, input: input, serial: generation)
         keysByAccessory[accessory] = key
@@ -52,6 +59,7 @@ package struct AccessoryDatabases {
     /// come from it.
     package func found(deviceID: String?, accessory: PeerAddress, input: String?) -> Found? {
         let key = deviceID?.uppercased() ?? accessory.description
+        recorder?.record(.fact(.consultedDatabase(key: key, accessory: accessory)))
         if let entry = entries[key] ?? keysByAccessory[accessory].flatMap({ entries[$0] }) {
             let source: AccessoryDatabaseEvent.Source = entry.input == input ? .response : .earlierInput(entry.input ?? "")
             return Found(database: entry.database, source: source, serial: entry.serial)

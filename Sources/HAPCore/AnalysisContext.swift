@@ -29,6 +29,10 @@ package final class AnalysisContext {
     /// where an access to the buffer itself is checked.
     private var passesEventsThrough = true
     private let sink: (HAPEvent) -> Void
+    /// In a sharded run (`--jobs`), where this context's calls are kept instead of applied; its
+    /// facts (long-term keys, databases, claimed sessions) are then its own connections' only,
+    /// and every read and write of them is kept too, for the merger to check.
+    package let recorder: CallRecorder?
 
     package init(configuration: AnalysisConfiguration, sink: @escaping (HAPEvent) -> Void) {
         self.configuration = configuration
@@ -36,6 +40,18 @@ package final class AnalysisContext {
         self.keyLogSessions = KeyLogSessions(configuration.keyLog)
         self.databases = AccessoryDatabases(supplied: configuration.suppliedDatabases)
         self.sink = sink
+        recorder = nil
+    }
+
+    /// A context of one part of a sharded run (the reader, or a shard), whose calls `recorder`
+    /// keeps.
+    package init(configuration: AnalysisConfiguration, recordingInto recorder: CallRecorder) {
+        self.configuration = configuration
+        self.limits = configuration.limits
+        self.keyLogSessions = KeyLogSessions(configuration.keyLog, recorder: recorder)
+        self.databases = AccessoryDatabases(supplied: configuration.suppliedDatabases, recorder: recorder)
+        self.sink = { _ in }
+        self.recorder = recorder
     }
 
     /// The number of the connection whose first packet is being processed.
@@ -47,8 +63,14 @@ package final class AnalysisContext {
     package var keyLog: KeyLog { configuration.keyLog }
 
     package func emit(_ kind: HAPEvent.Kind, _ packet: PacketInfo?) {
-        let event = HAPEvent(packet: packet, kind: kind)
-        if passesEventsThrough {
+        emit(HAPEvent(packet: packet, kind: kind))
+    }
+
+    /// Emits an event already made: a sharded run's merger replays those the shards made.
+    package func emit(_ event: HAPEvent) {
+        if let recorder {
+            recorder.record(.emit(event))
+        } else if passesEventsThrough {
             sink(event)
         } else {
             let leaving = order.take(event)
@@ -60,12 +82,14 @@ package final class AnalysisContext {
     /// A connection holds packets from `packet` on, to replay them: events after it wait, so
     /// that the stream stays in capture order (`CaptureOrderBuffer`).
     package func hold(_ hold: CaptureOrderBuffer.Hold, from packet: PacketInfo) {
+        if let recorder { return recorder.record(.hold(hold, from: packet)) }
         order.hold(hold, from: packet)
         passesEventsThrough = order.isPassingThrough
     }
 
     /// The holder replayed what it held, or gave up.
     package func release(_ hold: CaptureOrderBuffer.Hold) {
+        if let recorder { return recorder.record(.release(hold)) }
         let leaving = order.release(hold)
         passesEventsThrough = order.isPassingThrough
         leaving.forEach(sink)
@@ -78,17 +102,44 @@ package final class AnalysisContext {
         leaving.forEach(sink)
     }
 
+    /// The run's end: whatever still waits leaves, then the totals. In a sharded run the merger
+    /// ends the run, once every part's calls are replayed.
+    package func endRun() {
+        guard recorder == nil else { return }
+        drainHeldEvents()
+        emit(.inputEnded(summary), nil)
+    }
+
     package func accessoryLTPK(_ pairingID: String) -> [UInt8]? {
-        keyLog.accessoryLongTermPublicKey(pairingID) ?? accessoryLTPKs[pairingID.lowercased()]
+        if let logged = keyLog.accessoryLongTermPublicKey(pairingID) { return logged }
+        let learned = accessoryLTPKs[pairingID.lowercased()]
+        recorder?.record(.fact(.readLTPK(.accessory, pairingID: pairingID.lowercased(), answer: learned)))
+        return learned
     }
 
     package func controllerLTPK(_ pairingID: String) -> [UInt8]? {
-        keyLog.controllerLongTermPublicKey(pairingID) ?? controllerLTPKs[pairingID.lowercased()]
+        if let logged = keyLog.controllerLongTermPublicKey(pairingID) { return logged }
+        let learned = controllerLTPKs[pairingID.lowercased()]
+        recorder?.record(.fact(.readLTPK(.controller, pairingID: pairingID.lowercased(), answer: learned)))
+        return learned
+    }
+
+    /// HAP: Pair Setup M6 — the accessory's long-term public key, for later pair-verifies.
+    package func learnAccessoryLTPK(_ pairingID: String, _ key: [UInt8]) {
+        accessoryLTPKs[pairingID.lowercased()] = key
+        recorder?.record(.fact(.learnedLTPK(.accessory, pairingID: pairingID.lowercased(), key: key)))
+    }
+
+    /// HAP: Pair Setup M5 — the controller's long-term public key.
+    package func learnControllerLTPK(_ pairingID: String, _ key: [UInt8]) {
+        controllerLTPKs[pairingID.lowercased()] = key
+        recorder?.record(.fact(.learnedLTPK(.controller, pairingID: pairingID.lowercased(), key: key)))
     }
 
     /// Counts a bound reached; the first time a bound is reached it is also reported as a
     /// problem, so a long capture that hits it a million times says so once.
     package func limitReached(_ limit: LimitName, _ message: String, _ packet: PacketInfo?) {
+        if let recorder { return recorder.record(.limitReached(limit, message, packet)) }
         summary.limitsReached[limit, default: 0] += 1
         if summary.limitsReached[limit] == 1 {
             emit(.problem(CaptureProblem(.limitReached, message, limit: limit)), packet)
@@ -99,6 +150,7 @@ package final class AnalysisContext {
     /// problem for).
     package func addLimitHits(_ limit: LimitName, _ count: Int) {
         guard count > 0 else { return }
+        if let recorder { return recorder.record(.addLimitHits(limit, count)) }
         summary.limitsReached[limit, default: 0] += count
     }
 }

@@ -11,8 +11,8 @@ import Packets
 /// `capacity` events everything waiting leaves, in order as far as it goes.
 package struct CaptureOrderBuffer {
     /// What holds packets back: one stage of one connection.
-    package struct Hold: Hashable {
-        package enum Stage: Hashable {
+    package struct Hold: Hashable, Sendable {
+        package enum Stage: Hashable, Sendable {
             /// Its first bytes, until they say whether it speaks HAP.
             case recognition
             /// Its frames, while the key log's sessions are tried on them.

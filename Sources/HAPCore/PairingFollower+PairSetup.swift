@@ -122,12 +122,12 @@ extension PairingFollower {
         if isM5 {
             exchange?.controllerID = id
             exchange?.controllerLTPK = ltpk
-            context.controllerLTPKs[id.lowercased()] = ltpk
+            context.learnControllerLTPK(id, ltpk)
         } else {
             exchange?.accessoryID = id
             exchange?.accessoryLTPK = ltpk
             accessoryID = id
-            context.accessoryLTPKs[id.lowercased()] = ltpk
+            context.learnAccessoryLTPK(id, ltpk)
         }
         exchange?.record(SignatureCheck.verify(state, signerKey: ltpk, who: who, signature: signature) { (key) throws(CryptoError) in
             isM5

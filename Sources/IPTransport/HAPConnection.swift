@@ -13,7 +13,7 @@ import WireParsing
 /// inside the frames when the key log opens them; requests matched to their responses, and what
 /// they say about the accessory's attributes. Turns all of it into events.
 final class HAPConnection {
-    let tcp: TCPConnection
+    private var tcp: TCPConnectionFacts
     let info: ConnectionInfo
     /// The TCP direction in which the controller sends.
     private let controllerSends: TCPDirection
@@ -55,7 +55,7 @@ final class HAPConnection {
         }
     }
 
-    init(tcp: TCPConnection, controllerSends: TCPDirection, recognisedBy: ConnectionOpenedEvent.Recognition,
+    init(tcp: TCPConnectionFacts, controllerSends: TCPDirection, recognisedBy: ConnectionOpenedEvent.Recognition,
          deviceID: String?, context: AnalysisContext, packet: PacketInfo) {
         self.tcp = tcp
         self.controllerSends = controllerSends
@@ -66,7 +66,7 @@ final class HAPConnection {
         requests = RequestLedger(maximumPending: context.limits.maximumPendingRequests)
         attributes = AttributeTracker(context: context, connection: info)
         context.emit(.connectionOpened(ConnectionOpenedEvent(
-            connection: info, deviceID: deviceID, handshakeSeen: tcp.handshakeSeen, recognisedBy: recognisedBy)), packet)
+            connection: info, deviceID: deviceID, handshakeSeen: tcp.progress.handshakeSeen, recognisedBy: recognisedBy)), packet)
     }
 
     /// The capture began inside an encrypted session: its frames are looked for with the keys of
@@ -142,7 +142,9 @@ final class HAPConnection {
 
     // MARK: Bytes in
 
-    func receive(_ bytes: UnsafeRawBufferPointer, direction tcpDirection: TCPDirection, packet: PacketInfo) {
+    /// `origins`: the streams' origins as they are after the segment that delivered `bytes`.
+    func receive(_ bytes: UnsafeRawBufferPointer, direction tcpDirection: TCPDirection, packet: PacketInfo, origins: TCPStreamOrigins) {
+        tcp.progress.origins = origins
         let side = side(hapDirection(tcpDirection))
         let chunkStart = side.tcpOffset
         side.tcpOffset += bytes.count
@@ -160,7 +162,8 @@ final class HAPConnection {
         }
     }
 
-    func gap(_ byteCount: UInt64, direction tcpDirection: TCPDirection, packet: PacketInfo) {
+    func gap(_ byteCount: UInt64, direction tcpDirection: TCPDirection, packet: PacketInfo, origins: TCPStreamOrigins) {
+        tcp.progress.origins = origins
         let side = side(hapDirection(tcpDirection))
         side.tcpOffset += Int(clamping: byteCount)
         side.lostData = true
@@ -511,8 +514,9 @@ final class HAPConnection {
 
     // MARK: Closing
 
-    func close(reason: TCPCloseReason, packet: PacketInfo?) {
-        let end = packet ?? tcp.lastPacket
+    func close(reason: TCPCloseReason, packet: PacketInfo?, tcpEnd: TCPConnectionEnd) {
+        tcp.progress = tcpEnd.progress
+        let end = packet ?? tcpEnd.lastPacket
         finishJoining(packet: end)
         for side in sides where side.frames?.isDecrypting ?? true {
             side.http.finish(packet: end, to: self)
@@ -531,10 +535,10 @@ final class HAPConnection {
             for side in sides { frames[side.direction] = side.frames?.frames ?? FrameStatistics() }
         }
         context.emit(.connectionClosed(ConnectionSummary(
-            connection: info, deviceID: deviceID, reason: ConnectionCloseReason(reason), handshakeSeen: tcp.handshakeSeen,
-            firstPacket: tcp.firstPacket, lastPacket: tcp.lastPacket,
-            tcp: [.controllerToAccessory: .init(tcp.statistics(controllerSends)),
-                  .accessoryToController: .init(tcp.statistics(controllerSends.reversed))],
+            connection: info, deviceID: deviceID, reason: ConnectionCloseReason(reason), handshakeSeen: tcp.progress.handshakeSeen,
+            firstPacket: tcp.firstPacket, lastPacket: tcpEnd.lastPacket,
+            tcp: [.controllerToAccessory: .init(tcpEnd.statistics(controllerSends)),
+                  .accessoryToController: .init(tcpEnd.statistics(controllerSends.reversed))],
             frames: frames, encrypted: encryptionStarted,
             decrypted: Set(sides.filter { $0.frames?.hasDecrypted == true }.map(\.direction)),
             carried: .http(messages: httpMessageCount), unansweredRequests: unansweredRequests)), end)

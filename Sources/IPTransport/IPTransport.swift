@@ -17,10 +17,12 @@ package final class IPTransport {
     private let reassembler: TCPReassembler<ConnectionTracker>
     private var lastIdleSweep: Int64 = 0
 
-    package init(context: AnalysisContext) {
+    /// - Parameter shipping: in a sharded run (`--jobs`), where the HAP connections run; nil:
+    ///   here.
+    package init(context: AnalysisContext, shipping: ConnectionShipping? = nil) {
         self.context = context
         discovery = DiscoveryTracker(setupID: context.configuration.setupID, maximumInstances: context.limits.maximumMDNSInstances)
-        tracker = ConnectionTracker(context: context, discovery: discovery)
+        tracker = ConnectionTracker(context: context, discovery: discovery, shipping: shipping)
         reassembler = TCPReassembler(limits: context.limits.tcp, delegate: tracker) { [unowned context] in context.nextConnectionID() }
     }
 

@@ -6,11 +6,17 @@ import HAPEvents
 /// The whole analysis pipeline over one capture file, with a consumer that takes every event,
 /// as `hapscope summary` does.
 enum CaptureAnalysis {
-    /// Analyses `path` with the key log beside it; returns the tally of events.
-    static func run(_ path: String, keyLog: KeyLog) throws -> EventTally {
+    /// Analyses `path` with the key log beside it, in `jobs` jobs (`--jobs`); returns the tally
+    /// of events.
+    static func run(_ path: String, keyLog: KeyLog, jobs: Int = 1) throws -> EventTally {
         let reader = try CaptureFileReader(files: [path])
         let tally = EventTally()
-        AnalysisPipeline(configuration: AnalysisConfiguration(keyLog: keyLog), consumers: [tally]).run(reader)
+        let configuration = AnalysisConfiguration(keyLog: keyLog)
+        if jobs > 1 {
+            tally.fallback = ShardedAnalysis(configuration: configuration, consumers: [tally], jobs: jobs).run(reader).fallback
+        } else {
+            AnalysisPipeline(configuration: configuration, consumers: [tally]).run(reader)
+        }
         return tally
     }
 
@@ -39,6 +45,8 @@ enum CaptureAnalysis {
 /// capture was not fully understood.
 final class EventTally: HAPEventConsumer {
     private(set) var events = 0
+    /// Set when a run of several jobs went on in one.
+    var fallback: JobsOutcome.Fallback?
     private(set) var httpMessages = 0
     private(set) var encryptedHTTPMessages = 0
     private(set) var characteristicEvents = 0

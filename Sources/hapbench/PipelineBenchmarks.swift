@@ -24,29 +24,35 @@ struct PipelineBenchmarks {
     func run(settings: RunSettings, filter: BenchmarkFilter) throws -> Results {
         var results = Results()
         let primary = try capture(byteCount: captureByteCount, kind: .lab, into: &results)
-        if filter.includes("pipeline.analysis") {
+        let includesJobs = filter.includes("pipeline.jobs-\(Self.jobs)/pipeline.analysis")
+        if filter.includes("pipeline.analysis") || includesJobs {
             let (analysis, loop) = try analysisAndLoop(primary, analysisName: "pipeline.analysis", loopName: "pipeline.libpcap-loop")
             let packets = loop.unitsPerOperation
             let size = loop.bytesPerOperation
             // One pass per round: a pass over 300 MB takes seconds, so five rounds are plenty.
             let whole = RunSettings(rounds: min(settings.rounds, 5), iterationScale: 1)
-            results.ratios.append(BenchmarkRunner.compare(
-                analysis, against: loop, settings: whole, target: 0.25, name: "pipeline.analysis/libpcap-loop",
-                meaning: "MB/s of the full analysis (reassembly, HTTP, TLV8, JSON, decryption, events) vs reading the same file with pcap_next_ex"))
-            // What any analysis that decrypts this capture can reach: its frames opened by
-            // libsodium and nothing else. The AEAD's cost is affine in the frame length (a call
-            // plus a per-block cost), so as many frames of the mean length cost what the
-            // capture's own frames cost, to within a 64-byte block per frame.
-            let frames = try CaptureAnalysis.run(primary, keyLog: CaptureAnalysis.keyLog(forCapture: primary))
-            if frames.frames > 0 {
-                let meanLength = max(1, frames.framePlaintextBytes / frames.frames)
-                let stream = try FrameStream(plaintextLength: meanLength)
-                let decryptionAlone = Benchmark(
-                    name: "pipeline.decryption-alone", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1
-                ) { count in stream.openFrames(count * frames.frames) }
+            if filter.includes("pipeline.analysis") {
                 results.ratios.append(BenchmarkRunner.compare(
-                    decryptionAlone, against: loop, settings: whole, target: nil, name: "pipeline.decryption-alone/libpcap-loop",
-                    meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames (\(meanLength) plaintext bytes on average) opened by libsodium and nothing else, vs pcap_next_ex"))
+                    analysis, against: loop, settings: whole, target: 0.25, name: "pipeline.analysis/libpcap-loop",
+                    meaning: "MB/s of the full analysis (reassembly, HTTP, TLV8, JSON, decryption, events) vs reading the same file with pcap_next_ex"))
+                // What any analysis that decrypts this capture can reach: its frames opened by
+                // libsodium and nothing else. The AEAD's cost is affine in the frame length (a call
+                // plus a per-block cost), so as many frames of the mean length cost what the
+                // capture's own frames cost, to within a 64-byte block per frame.
+                let frames = try CaptureAnalysis.run(primary, keyLog: CaptureAnalysis.keyLog(forCapture: primary))
+                if frames.frames > 0 {
+                    let meanLength = max(1, frames.framePlaintextBytes / frames.frames)
+                    let stream = try FrameStream(plaintextLength: meanLength)
+                    let decryptionAlone = Benchmark(
+                        name: "pipeline.decryption-alone", unit: .packet, unitsPerOperation: packets, bytesPerOperation: size, iterations: 1
+                    ) { count in stream.openFrames(count * frames.frames) }
+                    results.ratios.append(BenchmarkRunner.compare(
+                        decryptionAlone, against: loop, settings: whole, target: nil, name: "pipeline.decryption-alone/libpcap-loop",
+                        meaning: "the ceiling of pipeline.analysis/libpcap-loop: the capture's \(frames.frames) frames (\(meanLength) plaintext bytes on average) opened by libsodium and nothing else, vs pcap_next_ex"))
+                }
+            }
+            if includesJobs {
+                results.ratios.append(try jobsAgainstOneJob(primary, analysis, settings: whole))
             }
         }
         // A hub's day: every session already running, each direction's frame counter searched
@@ -74,6 +80,7 @@ struct PipelineBenchmarks {
         let secondary = try capture(byteCount: captureByteCount / 3, kind: .lab, into: &results)
         for path in [secondary, primary] {
             results.memory.append(try memoryFigure("memory.analysis", path: path, childExecutable))
+            results.memory.append(try memoryFigure("memory.jobs-\(Self.jobs)", path: path, jobs: Self.jobs, childExecutable))
             results.memory.append(try memoryFigure("memory.libpcap-loop", path: path, libpcapLoop: true, childExecutable))
         }
         for byteCount in [homeByteCount / 3, homeByteCount] {
@@ -93,6 +100,30 @@ struct PipelineBenchmarks {
         }
         return results
     }
+
+    /// Jobs analysing `path` at once (`--jobs`, as many as the cores, at least 2) against the one
+    /// job of `oneJob`, in alternating rounds: `pipeline.jobs-N/pipeline.analysis`, target 1.8 on
+    /// 2 cores. A run that fell back to one job says so in the ratio's meaning.
+    private func jobsAgainstOneJob(_ path: String, _ oneJob: Benchmark, settings: RunSettings) throws -> Ratio {
+        let jobs = Self.jobs
+        let keyLog = try CaptureAnalysis.keyLog(forCapture: path)
+        let fallback = try CaptureAnalysis.run(path, keyLog: keyLog, jobs: jobs).fallback
+        let sharded = Benchmark(
+            name: "pipeline.jobs-\(jobs)", unit: .packet, unitsPerOperation: oneJob.unitsPerOperation, bytesPerOperation: oneJob.bytesPerOperation,
+            iterations: 1, prepare: { readIntoPageCache(path) }
+        ) { count in
+            var total = 0
+            for _ in 0..<count { total &+= (try? CaptureAnalysis.run(path, keyLog: keyLog, jobs: jobs).events) ?? 0 }
+            return total
+        }
+        return BenchmarkRunner.compare(
+            sharded, against: oneJob, settings: settings, target: jobs == 2 ? 1.8 : nil, name: "pipeline.jobs-\(jobs)/pipeline.analysis",
+            meaning: "MB/s of the analysis in \(jobs) jobs (--jobs \(jobs): connections on shards by accessory address, events merged in capture order) vs one job, same capture"
+                + (fallback.map { "; the run \($0)" } ?? ""))
+    }
+
+    /// The jobs the `jobs` figures run: the cores available, at least 2.
+    static var jobs: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// The analysis of `path` against the libpcap loop over it, one pass per round, the rounds
     /// alternating as for the other pipeline cases; named `pipeline.<kind>-analysis/libpcap-loop`.
@@ -131,9 +162,9 @@ struct PipelineBenchmarks {
 
     /// The peak memory of the analysis of `path` (with `libpcapLoop`, of the libpcap loop over
     /// it: `analyze --plain`) in a child process, the file read into the page cache first.
-    private func memoryFigure(_ name: String, path: String, libpcapLoop: Bool = false, _ executable: String) throws -> MemoryFigure {
+    private func memoryFigure(_ name: String, path: String, libpcapLoop: Bool = false, jobs: Int = 1, _ executable: String) throws -> MemoryFigure {
         readIntoPageCache(path)
-        let arguments = ["analyze"] + (libpcapLoop ? ["--plain"] : []) + [path]
+        let arguments = ["analyze"] + (libpcapLoop ? ["--plain"] : []) + (jobs > 1 ? ["--jobs", "\(jobs)"] : []) + [path]
         let resultPath = "\(captureDirectory)/child-peak-memory.txt"
         let usage = try ChildProcess.run(executable, arguments + ["--peak-memory-to", resultPath])
         guard usage.exitStatus == 0 else { throw BenchmarkFailure("\(executable) \(arguments.joined(separator: " ")) exited with \(usage.exitStatus)") }

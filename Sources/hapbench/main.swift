@@ -29,9 +29,10 @@ enum Command {
 
     static let analyze = CommandSpec(
         name: "analyze", summary: "analyse one capture with its key log (the suite runs this in a child process)",
-        usage: "[--plain] [--peak-memory-to FILE] FILE",
+        usage: "[--plain] [--jobs N] [--peak-memory-to FILE] FILE",
         options: [
             OptionSpec(["--plain"], help: "only read the packets with libpcap, as the suite's baseline does"),
+            OptionSpec(["--jobs"], .value(name: "N"), help: "analyse in N jobs, as hapscope --jobs does (default 1)"),
             OptionSpec(["--peak-memory-to"], .value(name: "FILE"), valueKind: .file, help: "write this process's peak resident bytes (VmHWM) to FILE"),
         ],
         positionalName: "capture", positionalKind: .file, maximumPositionals: 1)
@@ -153,7 +154,12 @@ func main() throws -> Int32 {
             let counts = try CaptureAnalysis.countPackets(path)
             print("\(counts.packets) packets, \(counts.bytes) bytes")
         } else {
-            let tally = try CaptureAnalysis.run(path, keyLog: CaptureAnalysis.keyLog(forCapture: path))
+            guard let jobs = Int(parsed.value("--jobs") ?? "1"), jobs >= 1 else {
+                standardError("hapbench analyze: --jobs takes a number from 1")
+                return 2
+            }
+            let tally = try CaptureAnalysis.run(path, keyLog: CaptureAnalysis.keyLog(forCapture: path), jobs: jobs)
+            if let fallback = tally.fallback { print("--jobs \(jobs): \(fallback)") }
             print("\(tally.packets) packets, \(tally.events) events, \(tally.httpMessages) HTTP messages, "
                 + "\(tally.decryptedSessions)/\(tally.sessions) sessions decrypted, \(tally.problemCount) problems")
             for problem in tally.firstProblems { print("  \(problem)") }

@@ -24,10 +24,14 @@ struct AnalysisRun {
     var packetObservers: [CapturedPacketObserver] = []
     /// The inputs that are no capture, delivered before the captures: database dumps.
     var dumps: [DatabaseDumpEvent] = []
+    /// Jobs analysing capture files (`--jobs`); one when a packet observer needs every packet.
+    var jobs = 1
 
     init(invocation: Invocation, configuration: AnalysisConfiguration) {
         self.invocation = invocation
         self.configuration = configuration
+        // `analysisConfiguration()` refused a bad --jobs already.
+        jobs = (try? invocation.jobs()) ?? 1
     }
 
     /// Opens the captures, so that a missing or unreadable first file stops the command before
@@ -64,11 +68,20 @@ struct AnalysisRun {
         }
         var errors: [CaptureError] = []
         if let reader {
-            let progress = invocation.showsProgress && !reader.files.contains("-") ? ProgressBar() : nil
-            errors = pipeline(into: report, auditor: auditor).run(reader) { position, packets in
-                progress?.update(position, packets: packets)
+            let progressBar = invocation.showsProgress && !reader.files.contains("-") ? ProgressBar() : nil
+            let progress = { (position: CaptureProgress, packets: Int) -> Void in progressBar?.update(position, packets: packets) }
+            if jobs > 1, packetObservers.isEmpty {
+                // Exports see every packet in order on one thread: they run one job.
+                let outcome = ShardedAnalysis(configuration: configuration, consumers: everyone, jobs: jobs).run(reader, progress: progress)
+                errors = outcome.errors
+                if let fallback = outcome.fallback, !invocation.isQuiet {
+                    progressBar?.clear()
+                    StandardError.line("hapscope: --jobs: \(fallback)")
+                }
+            } else {
+                errors = pipeline(into: report, auditor: auditor).run(reader, progress: progress)
             }
-            progress?.clear()
+            progressBar?.clear()
         } else {
             let end = HAPEvent(packet: nil, kind: .inputEnded(InputSummary()))
             for consumer in everyone { consumer.consume(end) }

@@ -47,8 +47,21 @@ struct Invocation {
         !isQuiet && !arguments.has(Options.noProgress.key) && SystemInterface.isTerminal(2)
     }
 
+    /// How many jobs analyse capture files (`--jobs N`): by default the cores available.
+    func jobs() throws(CommandFailure) -> Int {
+        guard let text = arguments.value(Options.jobs.key) else { return SystemInterface.availableCores }
+        guard let count = Int(text), (1...Self.maximumJobs).contains(count) else {
+            throw CommandFailure("--jobs takes a number of jobs from 1 to \(Self.maximumJobs), not '\(text)'")
+        }
+        return count
+    }
+
+    /// Jobs at most: a thread each, and their queues.
+    static let maximumJobs = 256
+
     /// The key logs, setup code and ID, limits and key display the user asked for.
     func analysisConfiguration() throws(CommandFailure) -> AnalysisConfiguration {
+        _ = try jobs()
         var configuration = AnalysisConfiguration(revealsSessionKeys: arguments.has(Options.showKeys.key))
         configuration.keyLog = try loadKeyLogs()
         if let code = arguments.value(Options.setupCode.key) {

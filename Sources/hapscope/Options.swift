@@ -29,6 +29,9 @@ enum Options {
     static let limit = OptionSpec(
         ["--limit"], .value(name: "NAME=VALUE"), valueKind: .assignment(names: LimitOption.names), repeatable: true,
         help: "change a resource limit (hapscope help limits lists them)")
+    static let jobs = OptionSpec(
+        ["--jobs"], .value(name: "N"),
+        help: "analyse HAP-over-IP connections on N threads, the report the same (default: the cores available; 1: one thread)")
     static let interface = OptionSpec(
         ["-i", "--interface"], .value(name: "IFACE"), valueKind: .interface, help: "capture live on IFACE instead of reading captures")
     static let count = OptionSpec(["-c", "--count"], .value(name: "N"), help: "with -i: stop after N packets")
@@ -45,8 +48,8 @@ enum Options {
 
     /// What every command that analyses a capture takes.
     static let analysis: [OptionSpec] = [
-        read, interface, count, duration, keyLog, noKeyLog, accessories, filter, setupCode, setupID, showKeys, limit, format, output, quiet,
-        noColor, noProgress, help,
+        read, interface, count, duration, keyLog, noKeyLog, accessories, filter, setupCode, setupID, showKeys, limit, jobs, format, output,
+        quiet, noColor, noProgress, help,
     ]
 
     /// The options of a live capture (`-i`), which commands that only read files do without.
@@ -72,6 +75,13 @@ enum Options {
         --duration ends the capture.
 
         \(limitDetails)
+
+        --jobs N analyses the connections to different accessory addresses on N threads and merges
+        their events in capture order, so that every report is the one a single thread writes. Where
+        one connection's facts (a long-term key, a database, a key-log session) serve a connection to
+        another address, the run says so on standard error and goes on as one job. Live capture (-i),
+        standard input and the commands that write a decrypted capture run one job: they need every
+        packet in order on one thread, or cannot read their input twice.
 
         exit status: 0 success; 2 usage or input error (unknown option, missing or unreadable
         file, bad key-log line) or a damaged capture: the packets before the damage are analysed

@@ -13,6 +13,11 @@ enum SystemInterface {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1: `--jobs`' default.
+    static var availableCores: Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
     static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) == 1
     }

@@ -58,7 +58,8 @@ struct BenchmarkSuiteTests {
         options.captureByteCount = 200_000
         options.childExecutable = nil
         let report = try BenchmarkSuite(options: options).run()
-        #expect(report.ratios.map(\.name) == ["pipeline.analysis/libpcap-loop", "pipeline.decryption-alone/libpcap-loop",
+        let jobs = "pipeline.jobs-\(PipelineBenchmarks.jobs)/pipeline.analysis"
+        #expect(report.ratios.map(\.name) == ["pipeline.analysis/libpcap-loop", "pipeline.decryption-alone/libpcap-loop", jobs,
                                               "pipeline.home-analysis/libpcap-loop", "pipeline.ble-analysis/libpcap-loop",
                                               "pipeline.coap-analysis/libpcap-loop"])
         let analysis = try #require(report.ratios.first)
@@ -69,7 +70,12 @@ struct BenchmarkSuiteTests {
         let ceiling = report.ratios[1]
         #expect(ceiling.target == nil)
         #expect(ceiling.measured.unitsPerSecond > analysis.measured.unitsPerSecond)
-        for transport in report.ratios[2...] {
+        // Several jobs: the same capture in as many jobs as cores, against one job.
+        let sharded = report.ratios[2]
+        #expect(sharded.target == (PipelineBenchmarks.jobs == 2 ? 1.8 : nil))
+        #expect(sharded.value > 0)
+        #expect(!sharded.meaning.contains("fell back"), "\(sharded.meaning)")
+        for transport in report.ratios[3...] {
             #expect(transport.target == nil && transport.measured.unitsPerSecond > 0 && transport.value > 0 && transport.value < 1, "\(transport.name)")
         }
         #expect(report.captures.map(\.kind) == ["hap", "home", "ble", "coap"])
