@@ -123,13 +123,17 @@ final class WorkerThread {
 
     private var thread = pthread_t()
 
-    init(_ body: @escaping @Sendable () -> Void) {
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    /// Nil when the system will not start another thread (`pthread_create` failed).
+    init?(_ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body(body))
         let status = pthread_create(&thread, nil, { context in
             Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
             return nil
-        }, context)
-        precondition(status == 0, "pthread_create failed (\(status))")
+        }, context.toOpaque())
+        guard status == 0 else {
+            context.release()
+            return nil
+        }
     }
 
     func join() {

@@ -46,7 +46,10 @@ public struct ShardedAnalysis {
         let readerContext = AnalysisContext(configuration: configuration, recordingInto: readerLog)
         let errors: [CaptureError]
         if threads {
-            let shards = ThreadedShards(configuration: configuration, shardCount: jobs, reader: readerLog, merger: merger)
+            guard let shards = ThreadedShards(configuration: configuration, shardCount: jobs, reader: readerLog, merger: merger) else {
+                let errors = AnalysisPipeline(configuration: configuration, consumers: consumers).run(reader, progress: progress)
+                return JobsOutcome(errors: errors, fallback: JobsOutcome.Fallback(packet: 0, reason: "the system would not start \(jobs + 1) threads"))
+            }
             let stage = AnalysisPipeline(context: readerContext, packetObservers: [], shipping: shards)
             errors = stage.read(reader, progress: progress) { shards.packetDone() }
             if shards.packetDone() { stage.finish() }

@@ -52,7 +52,8 @@ final class ThreadedShards: ConnectionShipping {
         let merger: CallMerger
     }
 
-    init(configuration: AnalysisConfiguration, shardCount: Int, reader: CallRecorder, merger: CallMerger) {
+    /// Nil when the threads cannot all be started.
+    init?(configuration: AnalysisConfiguration, shardCount: Int, reader: CallRecorder, merger: CallMerger) {
         self.shardCount = shardCount
         self.reader = reader
         self.merger = merger
@@ -62,11 +63,25 @@ final class ThreadedShards: ConnectionShipping {
         pendingBytes = Array(repeating: [], count: shardCount)
         for index in 0..<shardCount {
             let (inbox, outbox) = (inboxes[index], outboxes[index])
-            threads.append(WorkerThread { Self.runShard(index, configuration: configuration, inbox: inbox, outbox: outbox) })
+            guard let thread = WorkerThread({ Self.runShard(index, configuration: configuration, inbox: inbox, outbox: outbox) }) else {
+                return nil
+            }
+            threads.append(thread)
         }
         let transfer = MergerTransfer(merger: merger)
         let (log, outboxes, window) = (log, outboxes, window)
-        threads.append(WorkerThread { Self.runMerger(transfer.merger, log: log, outboxes: outboxes, window: window) })
+        guard let thread = WorkerThread({ Self.runMerger(transfer.merger, log: log, outboxes: outboxes, window: window) }) else {
+            return nil
+        }
+        threads.append(thread)
+    }
+
+    /// A thread could not be started (a process or container limit): the shards started end, and
+    /// the run is one job's.
+    deinit {
+        guard threads.count <= shardCount else { return }
+        for (inbox, _) in zip(inboxes, threads) { inbox.push([.end]) }
+        for thread in threads { thread.join() }
     }
 
     func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int) {
