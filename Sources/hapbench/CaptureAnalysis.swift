@@ -11,12 +11,9 @@ enum CaptureAnalysis {
     static func run(_ path: String, keyLog: KeyLog, jobs: Int = 1) throws -> EventTally {
         let reader = try CaptureFileReader(files: [path])
         let tally = EventTally()
+        // One job is `ShardedAnalysis`'s own path: the plain `AnalysisPipeline`.
         let configuration = AnalysisConfiguration(keyLog: keyLog)
-        if jobs > 1 {
-            tally.fallback = ShardedAnalysis(configuration: configuration, consumers: [tally], jobs: jobs).run(reader).fallback
-        } else {
-            AnalysisPipeline(configuration: configuration, consumers: [tally]).run(reader)
-        }
+        tally.fallback = ShardedAnalysis(configuration: configuration, consumers: [tally], jobs: jobs).run(reader).fallback
         return tally
     }
 

@@ -24,7 +24,8 @@ struct AnalysisRun {
     var packetObservers: [CapturedPacketObserver] = []
     /// The inputs that are no capture, delivered before the captures: database dumps.
     var dumps: [DatabaseDumpEvent] = []
-    /// Jobs analysing capture files (`--jobs`); one when a packet observer needs every packet.
+    /// Jobs analysing capture files (`--jobs`); a run with packet observers (they need every
+    /// packet in order on one thread) takes one whatever this says.
     var jobs = 1
 
     init(invocation: Invocation, configuration: AnalysisConfiguration) {
