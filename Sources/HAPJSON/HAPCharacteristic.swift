@@ -109,12 +109,11 @@ public struct HAPCharacteristic: Hashable, Sendable {
     private static func interpret(
         _ json: JSONValue, format: CharacteristicFormat?, constraints: ValueConstraints, binary: BinaryValueEncoding
     ) -> InterpretedValue {
-        var interpreted = InterpretedValue(decoding: json, as: format, binary: binary)
+        let interpreted = InterpretedValue(decoding: json, as: format, binary: binary)
         // Nearly every value meets its constraints: appending an empty list still cost ~150
-        // instructions a value.
+        // instructions a value, and changing the value in place copied it to check it.
         let issues = constraints.check(interpreted.value)
-        if !issues.isEmpty { interpreted.issues += issues }
-        return interpreted
+        return issues.isEmpty ? interpreted : InterpretedValue(value: interpreted.value, issues: interpreted.issues + issues)
     }
 
     // MARK: Decoding
