@@ -44,58 +44,7 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
     /// non-HAP keys.
     public internal(set) var diagnostics: [HAPJSONDiagnostic]
     /// Where each characteristic is, by address; the first one wins where addresses repeat.
-    private var locations = Locations()
-
-    private struct Location: Hashable, Sendable {
-        let accessory: Int
-        let service: Int
-        let characteristic: Int
-    }
-
-    /// The locations sorted by address and searched by halves: the analyzer looks a
-    /// characteristic up for every read, write and event, and a dictionary hashed the address
-    /// with SipHash each time (~270 instructions a lookup; a search among a database's few
-    /// hundred addresses takes a fraction of that).
-    private struct Locations: Hashable, Sendable {
-        private struct Entry: Hashable, Sendable {
-            let id: CharacteristicID
-            let location: Location
-        }
-
-        /// Sorted by address, one entry per address.
-        private var entries: [Entry] = []
-
-        init() {}
-
-        /// The locations of `accessories`' characteristics; where an address repeats, the first
-        /// in document order wins.
-        init(_ accessories: [HAPAccessory]) {
-            var all: [(entry: Entry, order: Int)] = []
-            for (a, accessory) in accessories.enumerated() {
-                for (s, service) in accessory.services.enumerated() {
-                    for (c, characteristic) in service.characteristics.enumerated() {
-                        let id = CharacteristicID(aid: accessory.aid, iid: characteristic.iid)
-                        all.append((Entry(id: id, location: Location(accessory: a, service: s, characteristic: c)), all.count))
-                    }
-                }
-            }
-            all.sort { ($0.entry.id, $0.order) < ($1.entry.id, $1.order) }
-            entries.reserveCapacity(all.count)
-            for (entry, _) in all where entries.last?.id != entry.id {
-                entries.append(entry)
-            }
-        }
-
-        subscript(id: CharacteristicID) -> Location? {
-            var low = 0
-            var high = entries.count
-            while low < high {
-                let middle = low + (high - low) / 2
-                if entries[middle].id < id { low = middle + 1 } else { high = middle }
-            }
-            return low < entries.count && entries[low].id == id ? entries[low].location : nil
-        }
-    }
+    public private(set) var characteristics = CharacteristicIndex()
 
     /// How its `tlv8` and `data` values are written: base64 on the wire, hex in some dumps.
     public let binaryValues: BinaryValueEncoding
@@ -139,7 +88,7 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
             }
         }
         diagnostics = recorder.inDocumentOrder
-        locations = Locations(accessories)
+        characteristics = CharacteristicIndex(accessories)
     }
 
     // MARK: Lookups
@@ -149,20 +98,20 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
         accessories.first { $0.aid == aid }
     }
 
-    /// The characteristic at an address, in constant time.
+    /// The characteristic at an address.
     public func characteristic(_ id: CharacteristicID) -> HAPCharacteristic? {
-        locations[id].map { accessories[$0.accessory].services[$0.service].characteristics[$0.characteristic] }
+        characteristics[id]
     }
 
     /// The address of the characteristic with `iid` in the first accessory holding one: HAP-BLE
     /// and HAP over CoAP PDUs name a characteristic by its IID alone. One lookup per accessory.
     public func characteristicID(iid: UInt64) -> CharacteristicID? {
-        accessories.lazy.map { CharacteristicID(aid: $0.aid, iid: iid) }.first { locations[$0] != nil }
+        accessories.lazy.map { CharacteristicID(aid: $0.aid, iid: iid) }.first { characteristics[$0] != nil }
     }
 
     /// The service holding the characteristic at an address.
     public func service(containing id: CharacteristicID) -> HAPService? {
-        locations[id].map { accessories[$0.accessory].services[$0.service] }
+        characteristics.location(of: id).map { accessories[$0.accessory].services[$0.service] }
     }
 
     // MARK: Paths
@@ -178,5 +127,81 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
 
     func path(of characteristic: HAPCharacteristic, in service: HAPService, of accessory: HAPAccessory) -> String {
         JSONPointer.appending(characteristic.sourceIndex, to: path(of: service, in: accessory) + "/characteristics")
+    }
+}
+
+/// A database's characteristics by address, sorted and searched by halves, behind one reference:
+/// the analyzer looks a characteristic up for every read, write and event. A dictionary hashed the
+/// address with SipHash each time (~270 instructions a lookup), and reaching the characteristic
+/// through its accessory and service copied both out of their arrays; a holder of the index (a
+/// connection's found database) looks up without copying the database either.
+public final class CharacteristicIndex: Hashable, Sendable {
+    /// Where a characteristic sits in `AccessoryDatabase.accessories`.
+    struct Location: Hashable, Sendable {
+        let accessory: Int
+        let service: Int
+        let characteristic: Int
+    }
+
+    private struct Entry: Hashable, Sendable {
+        let id: CharacteristicID
+        let location: Location
+        let characteristic: HAPCharacteristic
+    }
+
+    /// Sorted by address, one entry per address.
+    private let entries: [Entry]
+
+    init() {
+        entries = []
+    }
+
+    /// The characteristics of `accessories`; where an address repeats, the first in document
+    /// order wins.
+    init(_ accessories: [HAPAccessory]) {
+        var all: [(entry: Entry, order: Int)] = []
+        for (a, accessory) in accessories.enumerated() {
+            for (s, service) in accessory.services.enumerated() {
+                for (c, characteristic) in service.characteristics.enumerated() {
+                    let id = CharacteristicID(aid: accessory.aid, iid: characteristic.iid)
+                    let location = Location(accessory: a, service: s, characteristic: c)
+                    all.append((Entry(id: id, location: location, characteristic: characteristic), all.count))
+                }
+            }
+        }
+        all.sort { ($0.entry.id, $0.order) < ($1.entry.id, $1.order) }
+        var entries: [Entry] = []
+        entries.reserveCapacity(all.count)
+        for (entry, _) in all where entries.last?.id != entry.id {
+            entries.append(entry)
+        }
+        self.entries = entries
+    }
+
+    /// The characteristic at an address.
+    public subscript(id: CharacteristicID) -> HAPCharacteristic? {
+        position(of: id).map { entries[$0].characteristic }
+    }
+
+    func location(of id: CharacteristicID) -> Location? {
+        position(of: id).map { entries[$0].location }
+    }
+
+    private func position(of id: CharacteristicID) -> Int? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if entries[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low].id == id ? low : nil
+    }
+
+    public static func == (lhs: CharacteristicIndex, rhs: CharacteristicIndex) -> Bool {
+        lhs === rhs || lhs.entries == rhs.entries
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries)
     }
 }

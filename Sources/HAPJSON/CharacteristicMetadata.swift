@@ -32,10 +32,12 @@ public struct CharacteristicMetadata: Hashable, Sendable {
 
     /// Reads `member` if it is a metadata field; false for other keys. A metadata field whose
     /// value is unusable is recorded and ignored.
-    mutating func decode(_ member: JSONMember, path: String, aid: UInt64?, iid: UInt64?, recorder: inout DiagnosticRecorder) -> Bool {
+    mutating func decode(
+        _ member: JSONMember, path: @autoclosure () -> String, aid: UInt64?, iid: UInt64?, recorder: inout DiagnosticRecorder
+    ) -> Bool {
         let value = member.value
         func invalid(_ expected: String) {
-            recorder.recordInvalidField(member, path: path, expected: expected, aid: aid, iid: iid)
+            recorder.recordInvalidField(member, path: path(), expected: expected, aid: aid, iid: iid)
         }
         /// Sets `field` to the value as `read` takes it, or records it as not `expected`.
         func set<Field>(_ field: WritableKeyPath<Self, Field?>, _ read: (JSONValue) -> Field?, _ expected: String) {

@@ -84,63 +84,68 @@ public struct InterpretedValue: Hashable, Sendable {
     /// are whole; `tlv8` and `data` as base64 (or, in dumps of Bluetooth LE and Thread accessories,
     /// hex). Anything else becomes `.untyped` with an issue. With no format, the value stays untyped.
     public init(decoding json: JSONValue, as format: CharacteristicFormat?, binary: BinaryValueEncoding = .base64) {
-        self.init(value: .untyped(json))
-        if json.isNull {
-            value = .null
+        // Each case builds its value and issues once: starting from `.untyped(json)` and an
+        // eagerly made `wrongFormat` issue copied the JSON and built a string per value, which
+        // nearly every value then threw away (~170 instructions of each characteristic activity).
+        guard let format, !json.isNull else {
+            self.init(value: json.isNull ? .null : .untyped(json))
             return
         }
-        guard let format else { return }
-        let wrongFormat = ValueIssue.wrongFormat(expected: format, found: json.kindName)
-        switch format {
-        case .bool:
-            if let bool = json.boolValue {
-                value = .bool(bool)
-            } else if let number = json.numberValue, let integer = number.int64Value, integer == 0 || integer == 1 {
-                value = .bool(integer == 1)
-                if !number.isIntegerLiteral { issues.append(.integerWithFraction) }
-            } else {
-                issues.append(wrongFormat)
+        switch json.content {
+        case .bool(let bool) where format == .bool:
+            self.init(value: .bool(bool))
+        case .number(let number):
+            switch format {
+            case .bool:
+                guard let integer = number.int64Value, integer == 0 || integer == 1 else { self.init(json, isNot: format); return }
+                self.init(value: .bool(integer == 1), issues: number.isIntegerLiteral ? [] : [.integerWithFraction])
+            case .uint8, .uint16, .uint32, .uint64, .int:
+                self.init(integer: number, of: json, as: format)
+            case .float:
+                self.init(value: .float(number.doubleValue))
+            case .string, .tlv8, .data:
+                self.init(json, isNot: format)
             }
-        case .uint8, .uint16, .uint32, .uint64, .int:
-            guard let number = json.numberValue, let range = format.integerRange else {
-                issues.append(wrongFormat)
-                return
+        case .string(let text):
+            switch format {
+            case .string:
+                self.init(value: .string(text))
+            case .tlv8, .data:
+                switch binary {
+                case .base64:
+                    if let bytes = Base64.decode(text) { self.init(value: .bytes(bytes)) } else { self.init(value: .untyped(json), issues: [.invalidBase64]) }
+                case .hex:
+                    if let bytes = Hex.decode(text) { self.init(value: .bytes(bytes)) } else { self.init(value: .untyped(json), issues: [.invalidHex]) }
+                }
+            case .bool, .uint8, .uint16, .uint32, .uint64, .int, .float:
+                self.init(json, isNot: format)
             }
-            if let integer = number.int64Value {
-                value = integer >= 0 && format != .int ? .unsignedInteger(UInt64(integer)) : .integer(integer)
-                if !range.contains(integer) { issues.append(.outsideFormatRange(format)) }
-            } else if let integer = number.uint64Value {
-                value = .unsignedInteger(integer)
-                if !range.contains(integer) { issues.append(.outsideFormatRange(format)) }
-            } else {
-                value = .float(number.doubleValue)
-                issues.append(ValueIssue.wrongFormat(expected: format, found: "fractional number"))
-                return
-            }
-            if !number.isIntegerLiteral { issues.append(.integerWithFraction) }
-        case .float:
-            if let number = json.numberValue {
-                value = .float(number.doubleValue)
-            } else {
-                issues.append(wrongFormat)
-            }
-        case .string:
-            if let string = json.stringValue {
-                value = .string(string)
-            } else {
-                issues.append(wrongFormat)
-            }
-        case .tlv8, .data:
-            guard let text = json.stringValue else {
-                issues.append(wrongFormat)
-                return
-            }
-            switch binary {
-            case .base64:
-                if let bytes = Base64.decode(text) { value = .bytes(bytes) } else { issues.append(.invalidBase64) }
-            case .hex:
-                if let bytes = Hex.decode(text) { value = .bytes(bytes) } else { issues.append(.invalidHex) }
-            }
+        case .null, .bool, .array, .object:
+            self.init(json, isNot: format)
         }
+    }
+
+    /// A number for an integer format: kept exact, with what is wrong with it.
+    private init(integer number: JSONNumber, of json: JSONValue, as format: CharacteristicFormat) {
+        guard let range = format.integerRange else {
+            self.init(json, isNot: format)
+            return
+        }
+        if let integer = number.int64Value {
+            self.init(value: integer >= 0 && format != .int ? .unsignedInteger(UInt64(integer)) : .integer(integer))
+            if !range.contains(integer) { issues.append(.outsideFormatRange(format)) }
+        } else if let integer = number.uint64Value {
+            self.init(value: .unsignedInteger(integer))
+            if !range.contains(integer) { issues.append(.outsideFormatRange(format)) }
+        } else {
+            self.init(value: .float(number.doubleValue), issues: [.wrongFormat(expected: format, found: "fractional number")])
+            return
+        }
+        if !number.isIntegerLiteral { issues.append(.integerWithFraction) }
+    }
+
+    /// JSON of another kind than `format` needs, kept untyped.
+    private init(_ json: JSONValue, isNot format: CharacteristicFormat) {
+        self.init(value: .untyped(json), issues: [.wrongFormat(expected: format, found: json.kindName)])
     }
 }

@@ -7,24 +7,29 @@ struct DiagnosticRecorder {
         diagnostics.inDocumentOrder
     }
 
+    /// The paths are made only when a diagnostic is recorded: an `/accessories` body names every
+    /// accessory, service and characteristic by one, and almost none of them gets a diagnostic
+    /// (made eagerly, they cost ~1,200 instructions a characteristic).
     mutating func record(
         _ code: HAPJSONDiagnostic.Code, _ severity: HAPJSONDiagnostic.Severity, _ value: JSONValue,
-        path: String, _ message: String, aid: UInt64? = nil, iid: UInt64? = nil
+        path: @autoclosure () -> String, _ message: String, aid: UInt64? = nil, iid: UInt64? = nil
     ) {
-        diagnostics.append(HAPJSONDiagnostic(code, severity, path: path, offset: value.offset, message: message, aid: aid, iid: iid))
+        diagnostics.append(HAPJSONDiagnostic(code, severity, path: path(), offset: value.offset, message: message, aid: aid, iid: iid))
     }
 
     /// A note for a member whose key HAP does not define.
-    mutating func recordNonHAPKey(_ member: JSONMember, path: String, in what: String, aid: UInt64? = nil, iid: UInt64? = nil) {
+    mutating func recordNonHAPKey(_ member: JSONMember, path: @autoclosure () -> String, in what: String, aid: UInt64? = nil, iid: UInt64? = nil) {
         diagnostics.append(HAPJSONDiagnostic(
-            .nonHAPKey, .note, path: JSONPointer.appending(member.key, to: path), offset: member.keyOffset,
+            .nonHAPKey, .note, path: JSONPointer.appending(member.key, to: path()), offset: member.keyOffset,
             message: "\"\(member.key)\" is not a HAP \(what) key; ignored", aid: aid, iid: iid))
     }
 
     /// A warning for a HAP field whose value is unusable; the field is ignored.
-    mutating func recordInvalidField(_ member: JSONMember, path: String, expected: String, aid: UInt64? = nil, iid: UInt64? = nil) {
+    mutating func recordInvalidField(
+        _ member: JSONMember, path: @autoclosure () -> String, expected: String, aid: UInt64? = nil, iid: UInt64? = nil
+    ) {
         diagnostics.append(HAPJSONDiagnostic(
-            .invalidField, .warning, path: JSONPointer.appending(member.key, to: path), offset: member.value.offset,
+            .invalidField, .warning, path: JSONPointer.appending(member.key, to: path()), offset: member.value.offset,
             message: "\"\(member.key)\" should be \(expected), found \(member.value.abbreviatedDescription); ignored",
             aid: aid, iid: iid))
     }

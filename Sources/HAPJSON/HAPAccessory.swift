@@ -45,27 +45,30 @@ public struct HAPAccessory: Hashable, Sendable {
 
     /// Decodes one accessory object; nil (with an error recorded) when it lacks a usable `aid` or
     /// `services` array. Malformed services are skipped and recorded.
-    init?(decoding json: JSONValue, sourceIndex: Int, path: String, binaryValues: BinaryValueEncoding, recorder: inout DiagnosticRecorder) {
+    init?(
+        decoding json: JSONValue, sourceIndex: Int, path: @autoclosure () -> String, binaryValues: BinaryValueEncoding,
+        recorder: inout DiagnosticRecorder
+    ) {
         guard let members = json.objectValue else {
-            recorder.record(.malformedAccessory, .error, json, path: path, "an accessory must be an object, found a \(json.kindName); skipped")
+            recorder.record(.malformedAccessory, .error, json, path: path(), "an accessory must be an object, found a \(json.kindName); skipped")
             return nil
         }
         guard let aid = json["aid"]?.hapInstanceID else {
-            recorder.record(.malformedAccessory, .error, json, path: path, "an accessory needs an \"aid\" from 1 to 2^64-1; skipped")
+            recorder.record(.malformedAccessory, .error, json, path: path(), "an accessory needs an \"aid\" from 1 to 2^64-1; skipped")
             return nil
         }
         guard let elements = json["services"]?.arrayValue else {
-            recorder.record(.malformedAccessory, .error, json, path: path, "an accessory needs a \"services\" array; skipped", aid: aid)
+            recorder.record(.malformedAccessory, .error, json, path: path(), "an accessory needs a \"services\" array; skipped", aid: aid)
             return nil
         }
         self.init(aid: aid, offset: json.offset, sourceIndex: sourceIndex)
         for member in members where member.key != "aid" && member.key != "services" {
-            recorder.recordNonHAPKey(member, path: path, in: "accessory", aid: aid)
+            recorder.recordNonHAPKey(member, path: path(), in: "accessory", aid: aid)
         }
-        let servicesPath = JSONPointer.appending("services", to: path)
         for (index, element) in elements.enumerated() {
             if let service = HAPService(
-                decoding: element, sourceIndex: index, path: JSONPointer.appending(index, to: servicesPath),
+                decoding: element, sourceIndex: index,
+                path: JSONPointer.appending(index, to: JSONPointer.appending("services", to: path())),
                 aid: aid, binaryValues: binaryValues, recorder: &recorder) {
                 services.append(service)
             }

@@ -109,12 +109,11 @@ public struct HAPCharacteristic: Hashable, Sendable {
     private static func interpret(
         _ json: JSONValue, format: CharacteristicFormat?, constraints: ValueConstraints, binary: BinaryValueEncoding
     ) -> InterpretedValue {
-        var interpreted = InterpretedValue(decoding: json, as: format, binary: binary)
+        let interpreted = InterpretedValue(decoding: json, as: format, binary: binary)
         // Nearly every value meets its constraints: appending an empty list still cost ~150
-        // instructions a value.
+        // instructions a value, and changing the value in place copied it to check it.
         let issues = constraints.check(interpreted.value)
-        if !issues.isEmpty { interpreted.issues += issues }
-        return interpreted
+        return issues.isEmpty ? interpreted : InterpretedValue(value: interpreted.value, issues: interpreted.issues + issues)
     }
 
     // MARK: Decoding
@@ -122,19 +121,19 @@ public struct HAPCharacteristic: Hashable, Sendable {
     /// Decodes one characteristic object; nil (with an error recorded) when it lacks a usable
     /// `iid` or `type`. Unusable optional fields are recorded and ignored.
     init?(
-        decoding json: JSONValue, sourceIndex: Int, path: String, aid: UInt64?, binaryValues: BinaryValueEncoding,
+        decoding json: JSONValue, sourceIndex: Int, path: @autoclosure () -> String, aid: UInt64?, binaryValues: BinaryValueEncoding,
         recorder: inout DiagnosticRecorder
     ) {
         guard let members = json.objectValue else {
-            recorder.record(.malformedCharacteristic, .error, json, path: path, "a characteristic must be an object, found a \(json.kindName); skipped", aid: aid)
+            recorder.record(.malformedCharacteristic, .error, json, path: path(), "a characteristic must be an object, found a \(json.kindName); skipped", aid: aid)
             return nil
         }
         guard let iid = json["iid"]?.hapInstanceID else {
-            recorder.record(.malformedCharacteristic, .error, json, path: path, "a characteristic needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
+            recorder.record(.malformedCharacteristic, .error, json, path: path(), "a characteristic needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
             return nil
         }
         guard let type = json["type"]?.stringValue.flatMap(HAPUUID.init) else {
-            recorder.record(.malformedCharacteristic, .error, json, path: path, "a characteristic needs a \"type\" UUID; skipped", aid: aid, iid: iid)
+            recorder.record(.malformedCharacteristic, .error, json, path: path(), "a characteristic needs a \"type\" UUID; skipped", aid: aid, iid: iid)
             return nil
         }
         var metadata = CharacteristicMetadata()
@@ -150,21 +149,21 @@ public struct HAPCharacteristic: Hashable, Sendable {
                 if let bool = member.value.hapBool {
                     eventsEnabled = bool
                 } else {
-                    recorder.recordInvalidField(member, path: path, expected: "a boolean", aid: aid, iid: iid)
+                    recorder.recordInvalidField(member, path: path(), expected: "a boolean", aid: aid, iid: iid)
                 }
             default:
-                if !metadata.decode(member, path: path, aid: aid, iid: iid, recorder: &recorder) {
-                    recorder.recordNonHAPKey(member, path: path, in: "characteristic", aid: aid, iid: iid)
+                if !metadata.decode(member, path: path(), aid: aid, iid: iid, recorder: &recorder) {
+                    recorder.recordNonHAPKey(member, path: path(), in: "characteristic", aid: aid, iid: iid)
                 }
             }
         }
         // HAP: every characteristic declares how it may be used; without perms no controller can.
         if json["perms"] == nil {
-            recorder.record(.invalidPermissions, .error, json, path: path, "a characteristic needs \"perms\"; it has none",
+            recorder.record(.invalidPermissions, .error, json, path: path(), "a characteristic needs \"perms\"; it has none",
                             aid: aid, iid: iid)
         }
         if json["format"] == nil {
-            recorder.record(.missingField, .warning, json, path: path, "a characteristic needs \"format\"", aid: aid, iid: iid)
+            recorder.record(.missingField, .warning, json, path: path(), "a characteristic needs \"format\"", aid: aid, iid: iid)
         }
         storage = Storage(iid: iid, type: type, metadata: metadata, jsonValue: jsonValue, eventsEnabled: eventsEnabled,
                           offset: json.offset, sourceIndex: sourceIndex, binaryValues: binaryValues)

@@ -41,23 +41,23 @@ public struct HAPService: Hashable, Sendable {
     /// Decodes one service object; nil (with an error recorded) when it lacks a usable `iid`,
     /// `type` or `characteristics` array. Malformed characteristics are skipped and recorded.
     init?(
-        decoding json: JSONValue, sourceIndex: Int, path: String, aid: UInt64?, binaryValues: BinaryValueEncoding,
+        decoding json: JSONValue, sourceIndex: Int, path: @autoclosure () -> String, aid: UInt64?, binaryValues: BinaryValueEncoding,
         recorder: inout DiagnosticRecorder
     ) {
         guard let members = json.objectValue else {
-            recorder.record(.malformedService, .error, json, path: path, "a service must be an object, found a \(json.kindName); skipped", aid: aid)
+            recorder.record(.malformedService, .error, json, path: path(), "a service must be an object, found a \(json.kindName); skipped", aid: aid)
             return nil
         }
         guard let iid = json["iid"]?.hapInstanceID else {
-            recorder.record(.malformedService, .error, json, path: path, "a service needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
+            recorder.record(.malformedService, .error, json, path: path(), "a service needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
             return nil
         }
         guard let type = json["type"]?.stringValue.flatMap(HAPUUID.init) else {
-            recorder.record(.malformedService, .error, json, path: path, "a service needs a \"type\" UUID; skipped", aid: aid, iid: iid)
+            recorder.record(.malformedService, .error, json, path: path(), "a service needs a \"type\" UUID; skipped", aid: aid, iid: iid)
             return nil
         }
         guard let elements = json["characteristics"]?.arrayValue else {
-            recorder.record(.malformedService, .error, json, path: path, "a service needs a \"characteristics\" array; skipped", aid: aid, iid: iid)
+            recorder.record(.malformedService, .error, json, path: path(), "a service needs a \"characteristics\" array; skipped", aid: aid, iid: iid)
             return nil
         }
         self.init(iid: iid, type: type, offset: json.offset, sourceIndex: sourceIndex)
@@ -68,24 +68,24 @@ public struct HAPService: Hashable, Sendable {
                 break
             case "primary", "hidden":
                 guard let bool = member.value.hapBool else {
-                    recorder.recordInvalidField(member, path: path, expected: "a boolean", aid: aid, iid: iid)
+                    recorder.recordInvalidField(member, path: path(), expected: "a boolean", aid: aid, iid: iid)
                     continue
                 }
                 if member.key == "primary" { isPrimary = bool } else { isHidden = bool }
             case "linked":
                 guard let iids = member.value.arrayValue?.map(\.hapInstanceID), !iids.contains(nil) else {
-                    recorder.recordInvalidField(member, path: path, expected: "an array of service iids", aid: aid, iid: iid)
+                    recorder.recordInvalidField(member, path: path(), expected: "an array of service iids", aid: aid, iid: iid)
                     continue
                 }
                 linkedServices = iids.compactMap { $0 }
             default:
-                recorder.recordNonHAPKey(member, path: path, in: "service", aid: aid, iid: iid)
+                recorder.recordNonHAPKey(member, path: path(), in: "service", aid: aid, iid: iid)
             }
         }
-        let characteristicsPath = JSONPointer.appending("characteristics", to: path)
         for (index, element) in elements.enumerated() {
             if let characteristic = HAPCharacteristic(
-                decoding: element, sourceIndex: index, path: JSONPointer.appending(index, to: characteristicsPath),
+                decoding: element, sourceIndex: index,
+                path: JSONPointer.appending(index, to: JSONPointer.appending("characteristics", to: path())),
                 aid: aid, binaryValues: binaryValues, recorder: &recorder) {
                 characteristics.append(characteristic)
             }

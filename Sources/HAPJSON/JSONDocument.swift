@@ -320,23 +320,51 @@ struct JSONReader {
             throw limitExceeded("a number of at most \(limits.maximumNumberLength) characters", .jsonNumber, at: start)
         }
 
-        let text = bytes.extracting(start ..< position).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        if isIntegerLiteral, let magnitude = Self.integerValue(bytes, digitsStart ..< digitsEnd) {
-            if !isNegative {
-                return JSONNumber(text: text, value: Int64(exactly: magnitude).map { .integer($0) } ?? .unsignedInteger(magnitude))
+        let digitCount = (digitsEnd - digitsStart) + (fraction?.count ?? 0)
+        guard !hasExponent, digitCount <= JSONNumber.maximumDecimalDigits else {
+            // An exponent or many digits: the text is kept as written.
+            let text = Self.text(bytes, start ..< position)
+            if isIntegerLiteral, let magnitude = Self.integerValue(bytes, digitsStart ..< digitsEnd) {
+                if !isNegative {
+                    return JSONNumber(text: text, value: Int64(exactly: magnitude).map { .integer($0) } ?? .unsignedInteger(magnitude))
+                }
+                if magnitude <= UInt64(Int64.max) + 1 {
+                    return JSONNumber(text: text, value: .integer(Int64(truncatingIfNeeded: 0 &- magnitude)))
+                }
             }
-            if magnitude <= UInt64(Int64.max) + 1 {
-                return JSONNumber(text: text, value: .integer(Int64(truncatingIfNeeded: 0 &- magnitude)))
-            }
+            return JSONNumber(text: text, value: .double(try doubleValue(text, at: start)))
         }
-        if !hasExponent, let fraction, let magnitude = Self.shortDecimalValue(bytes, digitsStart ..< digitsEnd, fraction: fraction) {
-            return JSONNumber(text: text, value: .double(isNegative ? -magnitude : magnitude))
+        // At most 19 digits, which fit a UInt64: the number keeps them and makes no text.
+        var digits: UInt64 = 0
+        for index in digitsStart ..< digitsEnd { digits = digits * 10 + UInt64(Self.byte(bytes, index) - UInt8(ascii: "0")) }
+        for index in fraction ?? (0 ..< 0) { digits = digits * 10 + UInt64(Self.byte(bytes, index) - UInt8(ascii: "0")) }
+        let fractionDigits = fraction?.count ?? 0
+        let value: JSONNumber.Value
+        if isIntegerLiteral, !isNegative {
+            value = Int64(exactly: digits).map { .integer($0) } ?? .unsignedInteger(digits)
+        } else if isIntegerLiteral, digits <= UInt64(Int64.max) + 1 {
+            value = .integer(Int64(truncatingIfNeeded: 0 &- digits))
+        } else if digitCount <= Self.shortDecimalDigits {
+            let magnitude = Double(digits) / Self.exactPowersOfTen[fractionDigits]
+            value = .double(isNegative ? -magnitude : magnitude)
+        } else {
+            value = .double(try doubleValue(Self.text(bytes, start ..< position), at: start))
         }
+        return JSONNumber(digits: digits, fractionDigits: fractionDigits, isNegative: isNegative, value: value)
+    }
+
+    private static func text(_ bytes: RawSpan, _ range: Range<Int>) -> String {
+        bytes.extracting(range).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A literal's value through `Double(_:)` (strtod), for the literals too long for
+    /// `shortDecimalDigits`.
+    private func doubleValue(_ text: String, at start: Int) throws(DecodeError) -> Double {
         guard let double = Double(text), double.isFinite else {
             throw DecodeError(.unsupported, layer: .json, offset: baseOffset + start,
                               expected: "a number within the range of a 64-bit float")
         }
-        return JSONNumber(text: text, value: .double(double))
+        return double
     }
 
     /// The value of the decimal digits in `range`; nil when it exceeds `UInt64`.
@@ -356,19 +384,13 @@ struct JSONReader {
         (0 ..< exponent).reduce(1.0) { power, _ in power * 10 }
     }
 
-    /// The value of `integer.fraction` (digits without exponent), when it has at most 15 digits
-    /// in all; nil otherwise, for `Double(_:)` to read. Fifteen digits make an integer below
-    /// 2^53 and at most 22 fraction digits a power of ten that a `Double` holds exactly, so the
-    /// one division rounds once, correctly: the same `Double` that `Double(_:)` (strtod) gives.
-    /// Clinger, "How to Read Floating Point Numbers Accurately" (PLDI 1990), the fast path.
-    /// Most HAP values (`23.5`, `0.25`) take it; `Double(_:)` costs ~800 instructions each.
-    static func shortDecimalValue(_ bytes: RawSpan, _ integer: Range<Int>, fraction: Range<Int>) -> Double? {
-        guard integer.count + fraction.count <= 15 else { return nil }
-        var digits: UInt64 = 0
-        for index in integer { digits = digits * 10 + UInt64(byte(bytes, index) - UInt8(ascii: "0")) }
-        for index in fraction { digits = digits * 10 + UInt64(byte(bytes, index) - UInt8(ascii: "0")) }
-        return Double(digits) / exactPowersOfTen[fraction.count]
-    }
+    /// The most digits, integer and fraction together, whose value `readNumber` makes as their
+    /// integer over an exact power of ten. Fifteen digits make an integer below 2^53 and at most
+    /// 22 fraction digits a power of ten that a `Double` holds exactly, so the one division
+    /// rounds once, correctly: the same `Double` that `Double(_:)` (strtod) gives. Clinger, "How
+    /// to Read Floating Point Numbers Accurately" (PLDI 1990), the fast path. Most HAP values
+    /// (`23.5`, `0.25`) take it; `Double(_:)` costs ~800 instructions each.
+    static let shortDecimalDigits = 15
 
     private static func isDigit(_ bytes: RawSpan, _ index: Int) -> Bool {
         index < bytes.byteCount && (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte(bytes, index))

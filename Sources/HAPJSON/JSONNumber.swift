@@ -12,17 +12,83 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     }
 
     public let value: Value
-    /// The literal as it appeared in the input; for numbers built in code, their shortest JSON text.
-    public let text: String
+    private let literal: Literal
+
+    /// How the text is kept. Nearly every number a HAP body carries (`23.5`, `100`, an `iid`) is
+    /// digits with at most a fraction: those keep the digits as one integer and make their text
+    /// only when it is asked for, so reading a number builds no string (~130 instructions each,
+    /// and most numbers are never shown). Every text has exactly one literal, so numbers compare
+    /// and hash by value and text as before.
+    private enum Literal: Hashable, Sendable {
+        /// `-?[0-9]+(\.[0-9]+)?` with at most `maximumDecimalDigits` digits: `digits` are the
+        /// digits read as one integer, the last `fractionDigits` of them after the point.
+        case decimal(digits: UInt64, fractionDigits: UInt8, isNegative: Bool)
+        /// Any other literal (an exponent, more digits).
+        case text(String)
+
+        /// Nineteen decimal digits always fit a `UInt64`.
+        static let maximumDecimalDigits = 19
+
+        /// The literal of `text`, which the caller has checked against the JSON grammar.
+        init(_ text: String) {
+            var digits: UInt64 = 0
+            var count = 0
+            var fractionDigits: Int?
+            for byte in text.utf8.dropFirst(text.utf8.first == UInt8(ascii: "-") ? 1 : 0) {
+                if byte == UInt8(ascii: ".") {
+                    guard fractionDigits == nil else { self = .text(text); return }
+                    fractionDigits = 0
+                    continue
+                }
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), count < Self.maximumDecimalDigits else {
+                    self = .text(text)
+                    return
+                }
+                digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
+                count += 1
+                if let fraction = fractionDigits { fractionDigits = fraction + 1 }
+            }
+            self = .decimal(digits: digits, fractionDigits: UInt8(fractionDigits ?? 0), isNegative: text.utf8.first == UInt8(ascii: "-"))
+        }
+
+        var text: String {
+            switch self {
+            case .text(let text):
+                return text
+            case .decimal(let digits, let fractionDigits, let isNegative):
+                var text = String(digits)
+                let fraction = Int(fractionDigits)
+                if fraction > 0 {
+                    // A fraction's integer part is `0` or has no leading zero: `0.05` is digits 5.
+                    if text.utf8.count <= fraction { text = String(repeating: "0", count: fraction + 1 - text.utf8.count) + text }
+                    text.insert(".", at: text.index(text.endIndex, offsetBy: -fraction))
+                }
+                return isNegative ? "-" + text : text
+            }
+        }
+    }
 
     /// A number parsed from `text`, which the caller has checked against the JSON grammar.
     init(text: String, value: Value) {
-        self.text = text
         self.value = value
+        literal = Literal(text)
     }
 
+    /// A number of digits without exponent, as the parser read it: `digits` with the last
+    /// `fractionDigits` after the point, at most 19 digits in all.
+    init(digits: UInt64, fractionDigits: Int, isNegative: Bool, value: Value) {
+        self.value = value
+        literal = .decimal(digits: digits, fractionDigits: UInt8(fractionDigits), isNegative: isNegative)
+    }
+
+    /// The most digits `init(digits:fractionDigits:isNegative:value:)` takes.
+    static let maximumDecimalDigits = Literal.maximumDecimalDigits
+
+    /// The literal as it appeared in the input; for numbers built in code, their shortest JSON text.
+    public var text: String { literal.text }
+
     public init(_ value: Int64) {
-        self.init(text: String(value), value: .integer(value))
+        self.init(digits: value.magnitude, fractionDigits: 0, isNegative: value < 0, value: .integer(value))
     }
 
     public init(_ value: Int) {
@@ -49,7 +115,11 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     public var isIntegerLiteral: Bool {
         switch value {
         case .integer, .unsignedInteger: true
-        case .double: !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+        case .double:
+            switch literal {
+            case .decimal(_, let fractionDigits, _): fractionDigits == 0
+            case .text(let text): !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+            }
         }
     }
 

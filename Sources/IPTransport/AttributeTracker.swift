@@ -25,6 +25,9 @@ final class AttributeTracker {
         let generation: Int
         let input: String?
         let database: AccessoryDatabase?
+        /// The database's characteristics, held apart so that each activity's lookup copies no
+        /// database (an outlined copy of the optional structure, ~200 instructions a lookup).
+        let characteristics: CharacteristicIndex?
         let source: AccessoryDatabaseEvent.Source
         /// `AccessoryDatabases.Found.serial` of the database, nil when none was found.
         let serial: Int?
@@ -41,6 +44,7 @@ final class AttributeTracker {
             self.generation = generation
             self.input = input
             database = found?.database
+            characteristics = found?.database.characteristics
             source = found?.source ?? .response
             serial = found?.serial
             if let previous, previous.serial == serial {
@@ -175,7 +179,7 @@ final class AttributeTracker {
         _ kind: CharacteristicActivity.Kind, _ id: CharacteristicID, value: JSONValue?, status: HAPStatus?, packet: PacketInfo,
         database: FoundDatabase, request: PendingRequest? = nil, answered: Bool = true
     ) {
-        let characteristic = database.database?.characteristic(id)
+        let characteristic = database.characteristics?[id]
         let interpreted = value.map { json in characteristic?.interpret(json) ?? InterpretedValue(decoding: json, as: nil) }
         let (shown, structure) = CharacteristicValueStructure.read(
             interpreted, type: characteristic?.type, kind: kind, revealSecrets: context.configuration.revealsSessionKeys)

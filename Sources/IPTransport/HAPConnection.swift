@@ -492,7 +492,7 @@ final class HAPConnection {
         let entries = (try? parsed?.get())?.entries ?? []
         let ids = entries.indices.lazy.map { entries[$0].id }
         attributes.announceIfBorrowed(database, packet: packet)
-        return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.database?.characteristic($0)?.type }
+        return notifications.judge(eventFor: ids, at: packet, pending: requestsKnown ? requests.oldest : nil) { database.characteristics?[$0]?.type }
     }
 
     private func pairingMessage(_ message: HTTPMessage, endpoint: HAPRequestTarget.Endpoint?, direction: HAPDirection, packet: PacketInfo) {

@@ -137,6 +137,43 @@ extension Result where Failure == DecodeError {
         #expect(parsed == texts.map { Double($0)?.bitPattern })
     }
 
+    /// Numbers of digits and a fraction keep their digits, not their text, and make the text when
+    /// asked: it must be the literal as written, and numbers must compare as their texts do,
+    /// whether parsed or built in code.
+    @Test func numbersGiveBackTheirLiteralAndCompareByIt() throws {
+        var random = SeededRandom(seed: 14)
+        var texts = ["0", "-0", "0.0", "-0.0", "0.05", "0.50", "10.05", "100", "-100.000", "1e5", "1E+2", "-2.5e-3",
+                     "9999999999999999999", "99999999999999999999", "-9999999999999999999", "0.000000000000000001",
+                     "1234567890.123456789", "12345678901.123456789", "18446744073709551615", "-9223372036854775808"]
+        for _ in 0 ..< 5_000 {
+            let integerDigits = Int.random(in: 1 ... 12, using: &random)
+            let integer = Int.random(in: 0 ..< 4, using: &random) == 0
+                ? "0" : "\(Int.random(in: 1 ... 9, using: &random))" + String((1 ..< integerDigits).map { _ in Character("\(Int.random(in: 0 ... 9, using: &random))") })
+            let fractionDigits = Int.random(in: 0 ... 12, using: &random)
+            let fraction = String((0 ..< fractionDigits).map { _ in Character("\(Int.random(in: 0 ... 9, using: &random))") })
+            texts.append((Bool.random(using: &random) ? "-" : "") + integer + (fraction.isEmpty ? "" : "." + fraction))
+        }
+        let elements = try #require(parseJSON("[" + texts.joined(separator: ",") + "]").document?.root.arrayValue)
+        let numbers = elements.compactMap(\.numberValue)
+        #expect(numbers.map(\.text) == texts)
+        #expect(numbers.map(\.isIntegerLiteral) == texts.map { !$0.contains(".") && !$0.lowercased().contains("e") })
+        for (number, text) in zip(numbers, texts).prefix(400) {
+            let again = try #require(parseJSON(text).document?.root.numberValue)
+            #expect(again == number && again.hashValue == number.hashValue)
+            #expect(numbers.filter { $0 == number }.count == texts.filter { $0 == text }.count, "\(text)")
+        }
+        for integer: Int64 in [0, 7, -7, .max, .min] {
+            let parsed = try #require(parseJSON(String(integer)).document?.root.numberValue)
+            #expect(JSONNumber(integer) == parsed && JSONNumber(integer).text == String(integer))
+        }
+        for double in [0.5, -0.0, 21.5, 1e-05, 5e+20, 123.456] {
+            let built = try #require(JSONNumber(double))
+            #expect(built.text == double.description)
+            #expect(parseJSON(double.description).document?.root.numberValue == built)
+        }
+        #expect(JSONNumber(UInt64.max) == parseJSON("18446744073709551615").document?.root.numberValue)
+    }
+
     @Test func tinyNumbersUnderflowToZeroButHugeOnesAreUnsupported() throws {
         #expect(parseJSON("1e-400").document?.root.numberValue?.doubleValue == 0)
         let error = try #require(parseJSON("[1, -1e400]").error)
