@@ -41,6 +41,20 @@ struct ShardedAnalysisTests {
         }
     }
 
+    @Test("the shards' threads with chunks of 2 calls and a window of 8 units: the reader pushes, merges and waits between packets, and the stream is one job's", arguments: ["bridge", "multi-connection", "mid-session", "event-storm", "lossy-link"])
+    func smallBatches(_ scenario: String) throws {
+        let path = RecordedCapture(scenario).capturePath
+        let configuration = AnalysisConfiguration(keyLog: try RecordedCapture(scenario).keyLog())
+        for jobs in [2, 3] {
+            var events: [HAPEvent] = []
+            var analysis = ShardedAnalysis(configuration: configuration, consumers: [EventSink { events.append($0) }], jobs: jobs)
+            analysis.batching = ThreadedShards.Batching(chunk: 2, windowUnits: 8)
+            let outcome = analysis.run(try CaptureFileReader(files: [path]))
+            #expect(outcome.fallback == nil)
+            JobsComparison.expectSameStream(events, try JobsComparison.oneJob([path], configuration), "\(scenario) in \(jobs) jobs, small batches")
+        }
+    }
+
     @Test("one job runs as AnalysisPipeline does")
     func oneJobWhenAsked() throws {
         let path = RecordedCapture("bridge").capturePath
