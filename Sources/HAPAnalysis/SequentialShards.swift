@@ -1,5 +1,6 @@
 import HAPCore
 import IPTransport
+import Packets
 
 /// The shards of a sharded run made on the reader's thread, each call as soon as it is shipped:
 /// the same records, batches and merge as the threads of `--jobs` make, without threads, so
@@ -13,6 +14,7 @@ final class SequentialShards: ConnectionShipping {
     private var madeEnds: [[Int]]
     private var log = PendingCalls()
     private var batches: [BatchQueue]
+    private var assignment: ShardAssignment
 
     init(configuration: AnalysisConfiguration, shardCount: Int, reader: CallRecorder) {
         self.shardCount = shardCount
@@ -23,6 +25,11 @@ final class SequentialShards: ConnectionShipping {
         madeCalls = Array(repeating: [], count: shardCount)
         madeEnds = Array(repeating: [], count: shardCount)
         batches = Array(repeating: BatchQueue(), count: shardCount)
+        assignment = ShardAssignment(shardCount: shardCount)
+    }
+
+    func shard(of accessory: Endpoint) -> Int {
+        assignment.shard(of: accessory)
     }
 
     func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int) {

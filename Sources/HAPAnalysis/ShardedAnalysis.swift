@@ -51,7 +51,7 @@ public struct ShardedAnalysis {
         if threads {
             guard let shards = ThreadedShards(configuration: configuration, shardCount: jobs, reader: readerLog, merger: merger, batching: batching) else {
                 let errors = AnalysisPipeline(configuration: configuration, consumers: consumers).run(reader, progress: progress)
-                return JobsOutcome(errors: errors, fallback: JobsOutcome.Fallback(packet: 0, reason: "the system would not start \(jobs) threads"))
+                return JobsOutcome(errors: errors, fallback: JobsOutcome.Fallback(packet: 0, reason: "the system would not start \(jobs - 1) threads"))
             }
             let stage = AnalysisPipeline(context: readerContext, packetObservers: [], shipping: shards)
             errors = stage.read(reader, progress: progress) { shards.packetDone() }

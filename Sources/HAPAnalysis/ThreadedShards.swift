@@ -1,12 +1,17 @@
 import HAPCore
 import HAPEvents
 import IPTransport
+import Packets
 
-/// The shards of a sharded run on threads of their own; the reader (the calling thread) ships
-/// calls to them in chunks and merges their batches itself, between packets: `--jobs N` is the
-/// reader and N shard threads, no thread of its own for the merger, so that on as many cores
-/// as jobs the threads that are busy are the ones that analyse. The records, batches and merge
-/// are `SequentialShards`'; only where the shards' calls are made differs.
+/// The shards of a sharded run on as many threads as jobs: shard 0 on the reader's (the calling
+/// thread), each of its calls made as it is shipped, the others on threads of their own, to
+/// which the reader ships calls in chunks; the reader merges every shard's batches itself,
+/// between packets. `--jobs N` is N threads, each busy, none waking another for every chunk (a
+/// reader, N shards and a merger on threads of their own made four threads of two jobs on two
+/// cores, each context switch losing the caches, and every event crossed a thread; now shard
+/// 0's never do). The reader's thread does more than reading, so shard 0 takes a smaller share
+/// of the accessory addresses (`ShardAssignment`). The records, batches and merge are
+/// `SequentialShards`'; only where the shards' calls are made differs.
 ///
 /// Each time the reader pushes its chunks it replays its log as far as the shards' batches have
 /// come, without waiting; when more than `Batching.windowUnits` are shipped and not replayed, it waits
@@ -21,6 +26,12 @@ final class ThreadedShards: ConnectionShipping {
     let shardCount: Int
     private let reader: CallRecorder
     private let merger: CallMerger
+    private var assignment: ShardAssignment
+    /// Shard 0, on the reader's thread, and the batches it made since the last merge.
+    private let readersShard: ConnectionShard
+    private var readersShardCalls: [RecordedCall] = []
+    private var readersShardEnds: [Int] = []
+    /// Per shard on a thread of its own (index 0 unused: shard 0 is the reader's), its queues.
     private let inboxes: [BlockingQueue<ShardMessage>]
     private let outboxes: [BlockingQueue<ShardBatches>]
     /// Per shard, the steps not pushed yet, the bytes of their receives in order, their units.
@@ -66,13 +77,15 @@ final class ThreadedShards: ConnectionShipping {
         self.batching = batching
         self.reader = reader
         self.merger = merger
+        assignment = ShardAssignment(shardCount: shardCount)
+        readersShard = ConnectionShard(context: AnalysisContext(configuration: configuration, recordingInto: CallRecorder(recorder: 1)))
         inboxes = (0..<shardCount).map { _ in BlockingQueue() }
         outboxes = (0..<shardCount).map { _ in BlockingQueue() }
         pending = Array(repeating: [], count: shardCount)
         pendingBytes = Array(repeating: [], count: shardCount)
         pendingUnits = Array(repeating: 0, count: shardCount)
         batches = Array(repeating: BatchQueue(), count: shardCount)
-        for index in 0..<shardCount {
+        for index in 1..<shardCount {
             let (inbox, outbox) = (inboxes[index], outboxes[index])
             guard let thread = WorkerThread({ Self.runShard(index, configuration: configuration, inbox: inbox, outbox: outbox) }) else {
                 return nil
@@ -84,12 +97,22 @@ final class ThreadedShards: ConnectionShipping {
     /// A thread could not be started (a process or container limit): the shards started end, and
     /// the run is one job's. After `finish` no thread is left to end.
     deinit {
-        for (inbox, _) in zip(inboxes, threads) { inbox.push([.end]) }
+        for (inbox, _) in zip(inboxes.dropFirst(), threads) { inbox.push([.end]) }
         for thread in threads { thread.join() }
+    }
+
+    func shard(of accessory: Endpoint) -> Int {
+        assignment.shard(of: accessory)
     }
 
     func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int) {
         reader.record(.handoff(shard: shard))
+        guard shard > 0 else {
+            readersShard.make(call, bytes: bytes)
+            readersShardCalls.append(contentsOf: readersShard.context.recorder!.take())
+            readersShardEnds.append(readersShardCalls.count)
+            return
+        }
         pendingBytes[shard].append(contentsOf: bytes)
         let units = 1 + bytes.count >> 9
         pendingUnits[shard] += units
@@ -100,7 +123,8 @@ final class ThreadedShards: ConnectionShipping {
     }
 
     func inputChanged(_ name: String?) {
-        for shard in 0..<shardCount { pending[shard].append(.input(name)) }
+        readersShard.context.currentInput = name
+        for shard in 1..<shardCount { pending[shard].append(.input(name)) }
     }
 
     /// After each packet: pushes what is due and merges what has come back; false once the
@@ -113,10 +137,16 @@ final class ThreadedShards: ConnectionShipping {
         return merger.conflict == nil
     }
 
-    /// Pushes every shard's steps, then takes the reader's calls that refer to them into the log.
+    /// Pushes every shard's steps, then takes the reader's calls that refer to them into the log
+    /// and shard 0's batches into its queue.
     private func pushEverything() {
-        for shard in 0..<shardCount { push(shard) }
+        for shard in 1..<shardCount { push(shard) }
         log.append(reader.take())
+        if !readersShardEnds.isEmpty {
+            batches[0].append([ShardBatches(calls: readersShardCalls, ends: readersShardEnds, units: 0)])
+            readersShardCalls = []
+            readersShardEnds = []
+        }
     }
 
     private func push(_ shard: Int) {
@@ -139,6 +169,8 @@ final class ThreadedShards: ConnectionShipping {
             let progress = merger.replay(&log, &batches)
             for shard in 0..<shardCount { shippedUnits -= batches[shard].takeReplayedUnits() }
             guard case .waiting(let shard) = progress else { return }
+            // Shard 0's batches are queued with the log that refers to them.
+            precondition(shard > 0, "shard 0's batch is made when its call is shipped")
             if waits, unitsInFlight <= limit / 2 { waits = false }
             let arrived = waits ? outboxes[shard].takeAll() : outboxes[shard].takeAllIfAny()
             guard !arrived.isEmpty else { return }
@@ -150,7 +182,7 @@ final class ThreadedShards: ConnectionShipping {
     /// with `summary` unless it stopped at a conflict.
     func finish(readerSummary summary: InputSummary) {
         pushEverything()
-        for inbox in inboxes { inbox.push([.end]) }
+        for inbox in inboxes.dropFirst() { inbox.push([.end]) }
         merge(waitingAbove: 0)
         for thread in threads { thread.join() }
         threads = []

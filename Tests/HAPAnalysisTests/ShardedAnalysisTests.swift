@@ -68,14 +68,18 @@ struct ShardedAnalysisTests {
 /// Runs whose facts cross shards fall back to one job, and still deliver one job's stream.
 @Suite("Several jobs: the fallback to one job")
 struct ShardedFallbackTests {
-    @Test("one device id at two accessory addresses (IPv4, then IPv6): the database crosses shards, the run falls back, the stream is one job's")
+    @Test("one device id at two accessory addresses (IPv4, then IPv6): in three jobs they are on two shards, the database crosses them and the run falls back; in two both are on one shard and nothing crosses; the stream is one job's")
     func deviceAtTwoAddresses() throws {
         var keyLog = KeyLog()
         for name in ["config-a", "ipv6"] {
             try keyLog.add(parsing: try RecordedCapture(name).keyLogLines().joined(separator: "\n"), source: name + ".keylog")
         }
         let files = ["config-a", "ipv6"].map { RecordedCapture($0).capturePath }
-        for outcome in try JobsComparison.expectOneJobsStream(files, AnalysisConfiguration(keyLog: keyLog), name: "config-a + ipv6") {
+        // Two jobs: the first two addresses seen both go to shard 1 (`ShardAssignment`).
+        for outcome in try JobsComparison.expectOneJobsStream(files, AnalysisConfiguration(keyLog: keyLog), jobs: [2], name: "config-a + ipv6") {
+            #expect(outcome.fallback == nil)
+        }
+        for outcome in try JobsComparison.expectOneJobsStream(files, AnalysisConfiguration(keyLog: keyLog), jobs: [3], name: "config-a + ipv6") {
             #expect(outcome.fallback?.reason.contains("accessory database of 1A:2B:3C:4D:5E:6F") == true)
             #expect(outcome.fallback?.description.hasPrefix("fell back to one job at packet #") == true)
         }
