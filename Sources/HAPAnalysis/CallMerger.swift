@@ -140,14 +140,18 @@ struct ShardBatches: Sendable {
     let units: Int
 }
 
-/// The batches a shard sent that the merger has not replayed yet, oldest first, and how many
-/// units of work the chunks replayed to the end answered.
+/// The batches a shard sent that the merger has not replayed yet, oldest first; how many units
+/// of work the chunks replayed to the end answered; and those chunks' calls, to go back to the
+/// shard that made them (`takeReplayed`), so that its events' memory is freed on the thread that
+/// allocated it (freed on another, each block takes the allocator's slow paths on both threads:
+/// glibc's per-thread caches fill on the one and stay empty on the other).
 struct BatchQueue {
     private var chunks: [ShardBatches] = []
     private var chunk = 0
     private var batch = 0
     /// The units of the chunks replayed to the end, since the last `takeReplayedUnits`.
     private var replayedUnits = 0
+    private var replayed: [[RecordedCall]] = []
 
     var hasBatch: Bool { chunk < chunks.count }
 
@@ -163,19 +167,28 @@ struct BatchQueue {
         skipEmptyChunks()
     }
 
-    /// Moves the calls of the oldest batch out, one by one, into `replay`, until it returns
-    /// false (a conflict: the rest is never replayed). Call only when `hasBatch`.
+    /// Hands the calls of the oldest batch, one by one, to `replay`, until it returns false (a
+    /// conflict: the rest is never replayed). Call only when `hasBatch`.
     mutating func replayNextBatch(_ replay: (RecordedCall) -> Bool) -> Bool {
         let start = batch == 0 ? 0 : chunks[chunk].ends[batch - 1]
         let end = chunks[chunk].ends[batch]
-        for index in start..<end {
-            var call = RecordedCall.handoff(shard: 0)
-            swap(&call, &chunks[chunk].calls[index])
-            guard replay(call) else { return false }
+        // Each call is moved out for its replay and back into the chunk after it: no copy of a
+        // call and no retain of its event here, where its memory is another thread's.
+        let replayedAll = chunks[chunk].calls.withUnsafeMutableBufferPointer { calls in
+            for index in start..<end {
+                var call = RecordedCall.handoff(shard: 0)
+                swap(&call, &calls[index])
+                let goesOn = replay(call)
+                swap(&call, &calls[index])
+                guard goesOn else { return false }
+            }
+            return true
         }
+        guard replayedAll else { return false }
         batch += 1
         if batch == chunks[chunk].ends.count {
             replayedUnits += chunks[chunk].units
+            replayed.append(chunks[chunk].calls)
             chunks[chunk].calls = []
             chunk += 1
             batch = 0
@@ -187,6 +200,12 @@ struct BatchQueue {
     mutating func takeReplayedUnits() -> Int {
         defer { replayedUnits = 0 }
         return replayedUnits
+    }
+
+    /// The calls of the chunks replayed to the end since the last take.
+    mutating func takeReplayed() -> [[RecordedCall]] {
+        defer { replayed = [] }
+        return replayed
     }
 
     /// A chunk of only input changes holds no batch.

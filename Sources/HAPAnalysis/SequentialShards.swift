@@ -52,6 +52,7 @@ final class SequentialShards: ConnectionShipping {
             madeEnds[shard] = []
         }
         log.append(reader.take())
+        defer { for shard in 0..<shardCount { _ = batches[shard].takeReplayed() } }
         switch merger.replay(&log, &batches) {
         case .caughtUp: return true
         case .stopped: return false

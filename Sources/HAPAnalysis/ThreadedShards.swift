@@ -64,10 +64,10 @@ final class ThreadedShards: ConnectionShipping {
         case input(String?)
     }
 
-    /// A chunk of a shard's steps with its receives' bytes, one after the other, and its units;
-    /// or the end.
+    /// A chunk of a shard's steps with its receives' bytes, one after the other, and its units,
+    /// with the shard's calls replayed since the last chunk, for the shard to free; or the end.
     private enum ShardMessage: Sendable {
-        case chunk([ShardStep], bytes: [UInt8], units: Int)
+        case chunk([ShardStep], bytes: [UInt8], units: Int, replayed: [[RecordedCall]])
         case end
     }
 
@@ -142,6 +142,7 @@ final class ThreadedShards: ConnectionShipping {
     private func pushEverything() {
         for shard in 1..<shardCount { push(shard) }
         log.append(reader.take())
+        _ = batches[0].takeReplayed()
         if !readersShardEnds.isEmpty {
             batches[0].append([ShardBatches(calls: readersShardCalls, ends: readersShardEnds, units: 0)])
             readersShardCalls = []
@@ -151,10 +152,14 @@ final class ThreadedShards: ConnectionShipping {
 
     private func push(_ shard: Int) {
         guard !pending[shard].isEmpty else { return }
-        inboxes[shard].push([.chunk(pending[shard], bytes: pendingBytes[shard], units: pendingUnits[shard])])
+        inboxes[shard].push([.chunk(pending[shard], bytes: pendingBytes[shard], units: pendingUnits[shard], replayed: batches[shard].takeReplayed())])
         unpushedUnits -= pendingUnits[shard]
+        // The next chunk is about as large: one allocation each, not one per doubling.
+        let (steps, bytes) = (pending[shard].count, pendingBytes[shard].count)
         pending[shard] = []
+        pending[shard].reserveCapacity(steps)
         pendingBytes[shard] = []
+        pendingBytes[shard].reserveCapacity(bytes)
         pendingUnits[shard] = 0
     }
 
@@ -194,8 +199,9 @@ final class ThreadedShards: ConnectionShipping {
         let recorder = CallRecorder(recorder: index + 1)
         let shard = ConnectionShard(context: AnalysisContext(configuration: configuration, recordingInto: recorder))
         while true {
+            // The calls replayed are freed with the messages, after the round.
             for message in inbox.takeAll() {
-                guard case .chunk(let steps, let bytes, let units) = message else { return }
+                guard case .chunk(let steps, let bytes, let units, _) = message else { return }
                 var ends: [Int] = []
                 bytes.withUnsafeBytes { bytes in
                     var offset = 0
