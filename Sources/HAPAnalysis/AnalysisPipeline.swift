@@ -20,7 +20,7 @@ import WireParsing
 /// vocabulary of `HAPEvents`, so consumers never need to know which transport an event came from
 /// unless they ask (`ConnectionInfo.transport`).
 public final class AnalysisPipeline {
-    let context: AnalysisContext
+    private let context: AnalysisContext
     /// In a sharded run, where the HAP-over-IP connections run (`ShardedAnalysis`).
     private let shipping: ConnectionShipping?
     private let observers: [CapturedPacketObserver]
@@ -60,6 +60,9 @@ public final class AnalysisPipeline {
             context.emit(.problem(CaptureProblem(.keyLog, warning.description)), nil)
         }
     }
+
+    /// The run's totals so far: a sharded run's merger ends the run with the reader's.
+    var summary: InputSummary { context.summary }
 
     /// Announces a new input (a file or an interface); it is reported with its first packet.
     public func inputOpened(name: String, linkType: LinkType) {

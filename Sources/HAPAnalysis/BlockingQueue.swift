@@ -41,8 +41,8 @@ final class Monitor: @unchecked Sendable {
 }
 
 /// A queue between two threads: one pushes chunks, the other takes everything waiting, or
-/// waits for something. Unbounded by itself: what bounds it is the run's window of handoffs in
-/// flight (`HandoffWindow`).
+/// waits for something. Unbounded by itself: what bounds it is the run's window of units in
+/// flight (`ThreadedShards.Batching.windowUnits`).
 final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     private let monitor = Monitor()
     // Guarded by `monitor`: that is what makes the class Sendable.
@@ -64,54 +64,14 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
             return items
         }
     }
-}
 
-/// How much of the reader's work is shipped and not merged yet, in units (a call, and a unit
-/// per 512 bytes it carries): the reader waits above `limit` until the merger has brought it
-/// down to half (so that the two do not wake each other for every chunk), the merger frees what
-/// it replayed, so that memory stays bounded however far the reader could run ahead. It cannot
-/// deadlock: the reader waits only after it has pushed everything it shipped (shard calls first,
-/// then its log), shards never wait on anything but their input, and the merger needs only what
-/// was pushed.
-final class HandoffWindow: @unchecked Sendable {
-    private let monitor = Monitor()
-    private let limit: Int
-    // Guarded by `monitor`.
-    private var inFlight = 0
-    private var readerWaits = false
-    private var stopped = false
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    /// Adds `units` shipped; above the limit, waits until half of it is left (or the run stopped).
-    func add(_ units: Int) {
+    /// Everything waiting, perhaps nothing; never waits.
+    func takeAllIfAny() -> [Element] {
         monitor.withLock {
-            inFlight += units
-            guard inFlight > limit else { return }
-            readerWaits = true
-            while inFlight > limit / 2, !stopped { monitor.wait() }
-            readerWaits = false
+            defer { items.removeAll(keepingCapacity: true) }
+            return items
         }
     }
-
-    func remove(_ units: Int) {
-        monitor.withLock {
-            inFlight -= units
-            if readerWaits, inFlight <= limit / 2 { monitor.broadcast() }
-        }
-    }
-
-    /// The merger found a conflict: the reader stops at its next packet.
-    func stop() {
-        monitor.withLock {
-            stopped = true
-            monitor.broadcast()
-        }
-    }
-
-    var isStopped: Bool { monitor.withLock { stopped } }
 }
 
 /// A thread running `body`, joined once.

@@ -1,5 +1,6 @@
 import HAPCore
 import IPTransport
+import Packets
 
 /// The shards of a sharded run made on the reader's thread, each call as soon as it is shipped:
 /// the same records, batches and merge as the threads of `--jobs` make, without threads, so
@@ -8,8 +9,12 @@ final class SequentialShards: ConnectionShipping {
     let shardCount: Int
     private let reader: CallRecorder
     private let shards: [ConnectionShard]
-    /// Per shard, the batches not merged yet, oldest first.
-    private var batches: [[[RecordedCall]]]
+    /// Per shard, the batches made since the last merge: their calls and where each ends.
+    private var madeCalls: [[RecordedCall]]
+    private var madeEnds: [[Int]]
+    private var log = PendingCalls()
+    private var batches: [BatchQueue]
+    private var assignment: ShardAssignment
 
     init(configuration: AnalysisConfiguration, shardCount: Int, reader: CallRecorder) {
         self.shardCount = shardCount
@@ -17,21 +22,41 @@ final class SequentialShards: ConnectionShipping {
         shards = (0..<shardCount).map { index in
             ConnectionShard(context: AnalysisContext(configuration: configuration, recordingInto: CallRecorder(recorder: index + 1)))
         }
-        batches = Array(repeating: [], count: shardCount)
+        madeCalls = Array(repeating: [], count: shardCount)
+        madeEnds = Array(repeating: [], count: shardCount)
+        batches = Array(repeating: BatchQueue(), count: shardCount)
+        assignment = ShardAssignment(shardCount: shardCount)
+    }
+
+    func shard(of accessory: Endpoint) -> Int {
+        assignment.shard(of: accessory)
     }
 
     func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int) {
         reader.record(.handoff(shard: shard))
         shards[shard].make(call, bytes: bytes)
-        batches[shard].append(shards[shard].context.recorder!.take())
+        madeCalls[shard].append(contentsOf: shards[shard].context.recorder!.take())
+        madeEnds[shard].append(madeCalls[shard].count)
     }
 
     func inputChanged(_ name: String?) {
         for shard in shards { shard.context.currentInput = name }
     }
 
-    /// Replays what the reader recorded since the last merge; false at a conflict.
+    /// Replays what the reader recorded since the last merge, with the batches made for it; false
+    /// at a conflict.
     func merge(into merger: CallMerger) -> Bool {
-        merger.replay(readerCalls: reader.take()) { shard in batches[shard].removeFirst()[...] }
+        for shard in 0..<shardCount where !madeEnds[shard].isEmpty {
+            batches[shard].append([ShardBatches(calls: madeCalls[shard], ends: madeEnds[shard], units: 0)])
+            madeCalls[shard] = []
+            madeEnds[shard] = []
+        }
+        log.append(reader.take())
+        defer { for shard in 0..<shardCount { _ = batches[shard].takeReplayed() } }
+        switch merger.replay(&log, &batches) {
+        case .caughtUp: return true
+        case .stopped: return false
+        case .waiting: preconditionFailure("every batch the log refers to is made when its call is shipped")
+        }
     }
 }

@@ -21,13 +21,16 @@ public struct ShardedAnalysis {
     public let configuration: AnalysisConfiguration
     public let consumers: [HAPEventConsumer]
     public let jobs: Int
-    /// Whether the shards and the merger run on threads of their own (`ThreadedShards`), or on
-    /// the calling thread, each call as soon as it is shipped (`SequentialShards`: the same
-    /// records and merge, for tests of the ordering without threads).
+    /// Whether the shards run on threads of their own (`ThreadedShards`), or on the calling
+    /// thread, each call as soon as it is shipped (`SequentialShards`: the same records and
+    /// merge, for tests of the ordering without threads). The merger runs on the calling thread.
     public let threads: Bool
+    /// How much work crosses between the threads at once: small in tests, so that the pushes,
+    /// merges and waits between packets happen on small captures too.
+    var batching = ThreadedShards.Batching()
 
-    /// - Parameter consumers: in a run on threads they are called on the merger's thread, one
-    ///   event at a time, and are the caller's again when `run` returns.
+    /// - Parameter consumers: called on the calling thread, one event at a time, between the
+    ///   reader's packets.
     public init(configuration: AnalysisConfiguration, consumers: [HAPEventConsumer], jobs: Int, threads: Bool = true) {
         self.configuration = configuration
         self.consumers = consumers
@@ -46,21 +49,21 @@ public struct ShardedAnalysis {
         let readerContext = AnalysisContext(configuration: configuration, recordingInto: readerLog)
         let errors: [CaptureError]
         if threads {
-            guard let shards = ThreadedShards(configuration: configuration, shardCount: jobs, reader: readerLog, merger: merger) else {
+            guard let shards = ThreadedShards(configuration: configuration, shardCount: jobs, reader: readerLog, merger: merger, batching: batching) else {
                 let errors = AnalysisPipeline(configuration: configuration, consumers: consumers).run(reader, progress: progress)
-                return JobsOutcome(errors: errors, fallback: JobsOutcome.Fallback(packet: 0, reason: "the system would not start \(jobs + 1) threads"))
+                return JobsOutcome(errors: errors, fallback: JobsOutcome.Fallback(packet: 0, reason: "the system would not start \(jobs - 1) threads"))
             }
             let stage = AnalysisPipeline(context: readerContext, packetObservers: [], shipping: shards)
             errors = stage.read(reader, progress: progress) { shards.packetDone() }
-            if shards.packetDone() { stage.finish() }
-            shards.finish(readerSummary: stage.context.summary)
+            if merger.conflict == nil { stage.finish() }
+            shards.finish(readerSummary: stage.summary)
         } else {
             let shards = SequentialShards(configuration: configuration, shardCount: jobs, reader: readerLog)
             let stage = AnalysisPipeline(context: readerContext, packetObservers: [], shipping: shards)
             errors = stage.read(reader, progress: progress) { shards.merge(into: merger) }
             if merger.conflict == nil {
                 stage.finish()
-                if shards.merge(into: merger) { merger.finish(readerSummary: stage.context.summary) }
+                if shards.merge(into: merger) { merger.finish(readerSummary: stage.summary) }
             }
         }
         guard merger.conflict != nil else { return JobsOutcome(errors: errors, fallback: nil) }

@@ -18,8 +18,9 @@ package enum ConnectionCall: Sendable {
 /// Where the tracker sends the calls of connections that run on shards (`--jobs`): the
 /// scheduler, which notes each call's place in the reader's log and has the shard make it.
 package protocol ConnectionShipping: AnyObject {
-    /// How many shards there are; a connection's shard is chosen by its accessory's address.
-    var shardCount: Int { get }
+    /// The shard of the connections to `accessory`'s address: the same one for every
+    /// connection to it.
+    func shard(of accessory: Endpoint) -> Int
     /// `bytes`: a receive's (its `byteCount`), empty for the other calls.
     func ship(_ call: ConnectionCall, carrying bytes: UnsafeRawBufferPointer, toShard shard: Int)
     /// The reader began a new input file: the shards' connections store and find databases
@@ -54,9 +55,8 @@ package final class ConnectionShard {
         }
     }
 
-    /// The shard of the connection to `accessory` among `count`: every connection to one
-    /// accessory address, and so its database and pairings, on one shard. A stable hash (FNV-1a
-    /// of the address's text), so that a run's shards, and so its fallbacks, repeat.
+    /// A shard for the connections to `accessory` among `count` by a stable hash of its address
+    /// (FNV-1a of the address's text), for a scheduler that remembers no more addresses.
     package static func shard(of accessory: Endpoint, among count: Int) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in accessory.address.description.utf8 {

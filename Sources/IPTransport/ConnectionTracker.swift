@@ -179,7 +179,7 @@ final class ConnectionTracker: TCPStreamDelegate {
         let deviceID = recognition.deviceID(of: accessory)
         let hap: OpenConnection
         if let shipping {
-            let shard = ConnectionShard.shard(of: accessory, among: shipping.shardCount)
+            let shard = shipping.shard(of: accessory)
             shipping.ship(.open(facts, controllerSends: controllerSends, recognisedBy: recognisedBy, deviceID: deviceID, packet: packet), carrying: Self.noBytes, toShard: shard)
             hap = .shard(shard)
         } else {

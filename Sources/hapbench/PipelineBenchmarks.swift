@@ -53,6 +53,7 @@ struct PipelineBenchmarks {
             }
             if includesJobs {
                 results.ratios.append(try jobsAgainstOneJob(primary, analysis, settings: whole))
+                results.ratios.append(try twoAnalysesAgainstOne(primary, analysis, settings: whole))
             }
         }
         // A hub's day: every session already running, each direction's frame counter searched
@@ -120,6 +121,33 @@ struct PipelineBenchmarks {
             sharded, against: oneJob, settings: settings, target: jobs == 2 ? 1.8 : nil, name: "pipeline.jobs-\(jobs)/pipeline.analysis",
             meaning: "MB/s of the analysis in \(jobs) jobs (--jobs \(jobs): connections on shards by accessory address, events merged in capture order) vs one job, same capture"
                 + (fallback.map { "; the run \($0)" } ?? ""))
+    }
+
+    /// Two one-job analyses of `path` at once, on two threads, against one alone, in alternating
+    /// rounds: `pipeline.two-analyses/pipeline.analysis`, what two cores give work that shares
+    /// nothing at the time of the run — about 2 when both are free, 1 when another process holds
+    /// one — and so the ceiling of `pipeline.jobs-2/pipeline.analysis` in the same run, on a
+    /// machine shared with other work.
+    private func twoAnalysesAgainstOne(_ path: String, _ oneJob: Benchmark, settings: RunSettings) throws -> Ratio {
+        let keyLog = try CaptureAnalysis.keyLog(forCapture: path)
+        // An operation is half of the pair, so that the figure's MB/s is the two analyses'
+        // together and the ratio their throughput against one.
+        let pair = Benchmark(
+            name: "pipeline.two-analyses", unit: .packet, unitsPerOperation: oneJob.unitsPerOperation, bytesPerOperation: oneJob.bytesPerOperation,
+            iterations: 2, prepare: { readIntoPageCache(path) }
+        ) { count in
+            var total = 0
+            for _ in 0..<max(1, count / 2) {
+                let other = DispatchSemaphore(value: 0)
+                Thread { _ = try? CaptureAnalysis.run(path, keyLog: keyLog); other.signal() }.start()
+                total &+= (try? CaptureAnalysis.run(path, keyLog: keyLog).events) ?? 0
+                other.wait()
+            }
+            return total
+        }
+        return BenchmarkRunner.compare(
+            pair, against: oneJob, settings: settings, target: nil, name: "pipeline.two-analyses/pipeline.analysis",
+            meaning: "MB/s of two one-job analyses of the capture at once, on two threads, vs one alone: what two cores give work that shares nothing during this run, the ceiling of pipeline.jobs-2/pipeline.analysis")
     }
 
     /// The jobs the `jobs` figures run: the cores available, at least 2.

@@ -26,13 +26,12 @@ struct AnalysisRun {
     var dumps: [DatabaseDumpEvent] = []
     /// Jobs analysing capture files (`--jobs`); a run with packet observers (they need every
     /// packet in order on one thread) takes one whatever this says.
-    var jobs = 1
+    let jobs: Int
 
     init(invocation: Invocation, configuration: AnalysisConfiguration) {
         self.invocation = invocation
         self.configuration = configuration
-        // `analysisConfiguration()` refused a bad --jobs already.
-        jobs = (try? invocation.jobs()) ?? 1
+        jobs = invocation.jobs
     }
 
     /// Opens the captures, so that a missing or unreadable first file stops the command before

@@ -66,7 +66,7 @@ enum Hapscope {
             FileOutput.writeToStandardOutput(HelpFormatter.help(for: command.spec, program: "hapscope"))
             return .success
         }
-        return try command.run(Invocation(command: command.spec, arguments: parsed))
+        return try command.run(try Invocation(command: command.spec, arguments: parsed))
     }
 
     /// `hapscope help`, `hapscope help COMMAND`, `hapscope help limits`, and the manual page and

@@ -8,6 +8,15 @@ import Reports
 struct Invocation {
     let command: CommandSpec
     let arguments: ParsedArguments
+    /// How many jobs analyse capture files (`--jobs N`): by default the cores available. Read
+    /// once, here, so that a bad count stops the command before anything is read.
+    let jobs: Int
+
+    init(command: CommandSpec, arguments: ParsedArguments) throws(CommandFailure) {
+        self.command = command
+        self.arguments = arguments
+        jobs = try Self.jobs(arguments.value(Options.jobs.key))
+    }
 
     var isQuiet: Bool { arguments.has(Options.quiet.key) }
 
@@ -47,9 +56,8 @@ struct Invocation {
         !isQuiet && !arguments.has(Options.noProgress.key) && SystemInterface.isTerminal(2)
     }
 
-    /// How many jobs analyse capture files (`--jobs N`): by default the cores available.
-    func jobs() throws(CommandFailure) -> Int {
-        guard let text = arguments.value(Options.jobs.key) else { return SystemInterface.availableCores }
+    private static func jobs(_ text: String?) throws(CommandFailure) -> Int {
+        guard let text else { return SystemInterface.availableCores }
         guard let count = Int(text), (1...Self.maximumJobs).contains(count) else {
             throw CommandFailure("--jobs takes a number of jobs from 1 to \(Self.maximumJobs), not '\(text)'")
         }
@@ -61,7 +69,6 @@ struct Invocation {
 
     /// The key logs, setup code and ID, limits and key display the user asked for.
     func analysisConfiguration() throws(CommandFailure) -> AnalysisConfiguration {
-        _ = try jobs()
         var configuration = AnalysisConfiguration(revealsSessionKeys: arguments.has(Options.showKeys.key))
         configuration.keyLog = try loadKeyLogs()
         if let code = arguments.value(Options.setupCode.key) {

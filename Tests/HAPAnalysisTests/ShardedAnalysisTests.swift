@@ -41,6 +41,20 @@ struct ShardedAnalysisTests {
         }
     }
 
+    @Test("the shards' threads with chunks of 2 calls and a window of 8 units: the reader pushes, merges and waits between packets, and the stream is one job's", arguments: ["bridge", "multi-connection", "mid-session", "event-storm", "lossy-link"])
+    func smallBatches(_ scenario: String) throws {
+        let path = RecordedCapture(scenario).capturePath
+        let configuration = AnalysisConfiguration(keyLog: try RecordedCapture(scenario).keyLog())
+        for jobs in [2, 3] {
+            var events: [HAPEvent] = []
+            var analysis = ShardedAnalysis(configuration: configuration, consumers: [EventSink { events.append($0) }], jobs: jobs)
+            analysis.batching = ThreadedShards.Batching(chunk: 2, windowUnits: 8)
+            let outcome = analysis.run(try CaptureFileReader(files: [path]))
+            #expect(outcome.fallback == nil)
+            JobsComparison.expectSameStream(events, try JobsComparison.oneJob([path], configuration), "\(scenario) in \(jobs) jobs, small batches")
+        }
+    }
+
     @Test("one job runs as AnalysisPipeline does")
     func oneJobWhenAsked() throws {
         let path = RecordedCapture("bridge").capturePath
@@ -54,14 +68,18 @@ struct ShardedAnalysisTests {
 /// Runs whose facts cross shards fall back to one job, and still deliver one job's stream.
 @Suite("Several jobs: the fallback to one job")
 struct ShardedFallbackTests {
-    @Test("one device id at two accessory addresses (IPv4, then IPv6): the database crosses shards, the run falls back, the stream is one job's")
+    @Test("one device id at two accessory addresses (IPv4, then IPv6): in three jobs they are on two shards, the database crosses them and the run falls back; in two both are on one shard and nothing crosses; the stream is one job's")
     func deviceAtTwoAddresses() throws {
         var keyLog = KeyLog()
         for name in ["config-a", "ipv6"] {
             try keyLog.add(parsing: try RecordedCapture(name).keyLogLines().joined(separator: "\n"), source: name + ".keylog")
         }
         let files = ["config-a", "ipv6"].map { RecordedCapture($0).capturePath }
-        for outcome in try JobsComparison.expectOneJobsStream(files, AnalysisConfiguration(keyLog: keyLog), name: "config-a + ipv6") {
+        // Two jobs: the first two addresses seen both go to shard 1 (`ShardAssignment`).
+        for outcome in try JobsComparison.expectOneJobsStream(files, AnalysisConfiguration(keyLog: keyLog), jobs: [2], name: "config-a + ipv6") {
+            #expect(outcome.fallback == nil)
+        }
+        for outcome in try JobsComparison.expectOneJobsStream(files, AnalysisConfiguration(keyLog: keyLog), jobs: [3], name: "config-a + ipv6") {
             #expect(outcome.fallback?.reason.contains("accessory database of 1A:2B:3C:4D:5E:6F") == true)
             #expect(outcome.fallback?.description.hasPrefix("fell back to one job at packet #") == true)
         }

@@ -47,7 +47,7 @@ struct BenchmarkSuiteTests {
         #expect(report.ratios.allSatisfy { $0.measured.unitsPerSecond > 0 && $0.baseline.unit == "frame" })
     }
 
-    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25, the decryption ceiling beside it, a hub's capture whose sessions started before it, HAP over Bluetooth LE and HAP over CoAP")
+    @Test("a quick pipeline run times the analysis of a generated capture against the libpcap loop, target 0.25, the decryption ceiling beside it, the jobs and two analyses at once against one, a hub's capture whose sessions started before it, HAP over Bluetooth LE and HAP over CoAP")
     func quickPipelineRunComparesWithTheLibpcapLoop() throws {
         let directory = NSTemporaryDirectory() + "hapbench-pipeline-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -60,6 +60,7 @@ struct BenchmarkSuiteTests {
         let report = try BenchmarkSuite(options: options).run()
         let jobs = "pipeline.jobs-\(PipelineBenchmarks.jobs)/pipeline.analysis"
         #expect(report.ratios.map(\.name) == ["pipeline.analysis/libpcap-loop", "pipeline.decryption-alone/libpcap-loop", jobs,
+                                              "pipeline.two-analyses/pipeline.analysis",
                                               "pipeline.home-analysis/libpcap-loop", "pipeline.ble-analysis/libpcap-loop",
                                               "pipeline.coap-analysis/libpcap-loop"])
         let analysis = try #require(report.ratios.first)
@@ -75,7 +76,11 @@ struct BenchmarkSuiteTests {
         #expect(sharded.target == (PipelineBenchmarks.jobs == 2 ? 1.8 : nil))
         #expect(sharded.value > 0)
         #expect(!sharded.meaning.contains("fell back"), "\(sharded.meaning)")
-        for transport in report.ratios[3...] {
+        // What two cores give work that shares nothing: above one analysis alone whenever a core
+        // is free, never a target.
+        let twoAnalyses = report.ratios[3]
+        #expect(twoAnalyses.target == nil && twoAnalyses.value > 0)
+        for transport in report.ratios[4...] {
             #expect(transport.target == nil && transport.measured.unitsPerSecond > 0 && transport.value > 0 && transport.value < 1, "\(transport.name)")
         }
         #expect(report.captures.map(\.kind) == ["hap", "home", "ble", "coap"])
