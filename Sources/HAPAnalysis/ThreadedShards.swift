@@ -27,10 +27,8 @@ final class ThreadedShards: ConnectionShipping {
     private let reader: CallRecorder
     private let merger: CallMerger
     private var assignment: ShardAssignment
-    /// Shard 0, on the reader's thread, and the batches it made since the last merge.
-    private let readersShard: ConnectionShard
-    private var readersShardCalls: [RecordedCall] = []
-    private var readersShardEnds: [Int] = []
+    /// Shard 0, on the reader's thread.
+    private var readersShard: ReaderThreadShard
     /// Per shard on a thread of its own (index 0 unused: shard 0 is the reader's), its queues.
     private let inboxes: [BlockingQueue<ShardMessage>]
     private let outboxes: [BlockingQueue<ShardBatches>]
@@ -78,7 +76,7 @@ final class ThreadedShards: ConnectionShipping {
         self.reader = reader
         self.merger = merger
         assignment = ShardAssignment(shardCount: shardCount)
-        readersShard = ConnectionShard(context: AnalysisContext(configuration: configuration, recordingInto: CallRecorder(recorder: 1)))
+        readersShard = ReaderThreadShard(configuration: configuration, index: 0)
         inboxes = (0..<shardCount).map { _ in BlockingQueue() }
         outboxes = (0..<shardCount).map { _ in BlockingQueue() }
         pending = Array(repeating: [], count: shardCount)
@@ -109,8 +107,6 @@ final class ThreadedShards: ConnectionShipping {
         reader.record(.handoff(shard: shard))
         guard shard > 0 else {
             readersShard.make(call, bytes: bytes)
-            readersShardCalls.append(contentsOf: readersShard.context.recorder!.take())
-            readersShardEnds.append(readersShardCalls.count)
             return
         }
         pendingBytes[shard].append(contentsOf: bytes)
@@ -123,7 +119,7 @@ final class ThreadedShards: ConnectionShipping {
     }
 
     func inputChanged(_ name: String?) {
-        readersShard.context.currentInput = name
+        readersShard.connections.context.currentInput = name
         for shard in 1..<shardCount { pending[shard].append(.input(name)) }
     }
 
@@ -143,11 +139,7 @@ final class ThreadedShards: ConnectionShipping {
         for shard in 1..<shardCount { push(shard) }
         log.append(reader.take())
         _ = batches[0].takeReplayed()
-        if !readersShardEnds.isEmpty {
-            batches[0].append([ShardBatches(calls: readersShardCalls, ends: readersShardEnds, units: 0)])
-            readersShardCalls = []
-            readersShardEnds = []
-        }
+        readersShard.queueBatches(into: &batches[0])
     }
 
     private func push(_ shard: Int) {
