@@ -83,12 +83,16 @@ public struct InterpretedValue: Hashable, Sendable {
     /// literals); integers written with a fraction or exponent (`50.0`, from `%g` printers) when they
     /// are whole; `tlv8` and `data` as base64 (or, in dumps of Bluetooth LE and Thread accessories,
     /// hex). Anything else becomes `.untyped` with an issue. With no format, the value stays untyped.
-    public init(decoding json: JSONValue, as format: CharacteristicFormat?, binary: BinaryValueEncoding = .base64) {
+    ///
+    /// `json` is borrowed: an initialiser's argument is otherwise passed owned, and every caller
+    /// then copied the JSON to hand it over (~90 instructions a value); only an untyped value
+    /// keeps a copy.
+    public init(decoding json: borrowing JSONValue, as format: CharacteristicFormat?, binary: BinaryValueEncoding = .base64) {
         // Each case builds its value and issues once: starting from `.untyped(json)` and an
         // eagerly made `wrongFormat` issue copied the JSON and built a string per value, which
         // nearly every value then threw away (~170 instructions of each characteristic activity).
         guard let format, !json.isNull else {
-            self.init(value: json.isNull ? .null : .untyped(json))
+            self.init(value: json.isNull ? .null : .untyped(copy json))
             return
         }
         switch json.content {
@@ -113,9 +117,9 @@ public struct InterpretedValue: Hashable, Sendable {
             case .tlv8, .data:
                 switch binary {
                 case .base64:
-                    if let bytes = Base64.decode(text) { self.init(value: .bytes(bytes)) } else { self.init(value: .untyped(json), issues: [.invalidBase64]) }
+                    if let bytes = Base64.decode(text) { self.init(value: .bytes(bytes)) } else { self.init(value: .untyped(copy json), issues: [.invalidBase64]) }
                 case .hex:
-                    if let bytes = Hex.decode(text) { self.init(value: .bytes(bytes)) } else { self.init(value: .untyped(json), issues: [.invalidHex]) }
+                    if let bytes = Hex.decode(text) { self.init(value: .bytes(bytes)) } else { self.init(value: .untyped(copy json), issues: [.invalidHex]) }
                 }
             case .bool, .uint8, .uint16, .uint32, .uint64, .int, .float:
                 self.init(json, isNot: format)
@@ -126,7 +130,7 @@ public struct InterpretedValue: Hashable, Sendable {
     }
 
     /// A number for an integer format: kept exact, with what is wrong with it.
-    private init(integer number: JSONNumber, of json: JSONValue, as format: CharacteristicFormat) {
+    private init(integer number: JSONNumber, of json: borrowing JSONValue, as format: CharacteristicFormat) {
         guard let range = format.integerRange else {
             self.init(json, isNot: format)
             return
@@ -145,7 +149,7 @@ public struct InterpretedValue: Hashable, Sendable {
     }
 
     /// JSON of another kind than `format` needs, kept untyped.
-    private init(_ json: JSONValue, isNot format: CharacteristicFormat) {
-        self.init(value: .untyped(json), issues: [.wrongFormat(expected: format, found: json.kindName)])
+    private init(_ json: borrowing JSONValue, isNot format: CharacteristicFormat) {
+        self.init(value: .untyped(copy json), issues: [.wrongFormat(expected: format, found: json.kindName)])
     }
 }

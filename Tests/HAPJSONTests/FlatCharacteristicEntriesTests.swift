@@ -71,6 +71,11 @@ import TestSupport
         #"{"characteristics":[{"aid":2,"iid":9,"value":"\ud800"}]}"#,
         #"{"characteristics":[{"aid":2,"iid":9,"value":1.5e400}]}"#,
         #"{"characteristics":[{"aid":18446744073709551615,"iid":9,"value":-1}]} x"#,
+        #"{"characteristics":[{"aidx":2,"iid":9,"value":1}]}"#,
+        #"{"characteristics":[{"aid":2,"iid":9,"values":1,"statu":0}]}"#,
+        #"{"characteristics":[{"aid":2,"iid":9,"e":true}]}"#,
+        #"{"characteristics":[{"aid":2,"iid":9,"ev\u0031":true}]}"#,
+        #"{"characteristics":[{"iid":1,"aid"#,
         #"[]"#,
     ])
     func bothPathsAgreeOnEveryKindOfBody(body: String) {
@@ -84,7 +89,11 @@ import TestSupport
             return JSONReader.flatCharacteristicEntries(in: cursor, limits: JSONLimits()) != nil
         }
         #expect(fast(#"{"characteristics":[{"aid":1,"iid":10,"value":23.5},{"aid":1,"iid":11,"status":-70402}]}"#))
+        // The shortest rest after a key's opening quote, which the key's comparison as one word needs.
+        #expect(fast(#"{"characteristics":[{"iid":1,"aid":1}]}"#))
+        #expect(fast(#"{"characteristics":[{"aid":1,"iid":1,"ev":false}]}"#))
         #expect(!fast(#"{"characteristics":[{"aid":1,"iid":10,"value":[1]}]}"#))
+        #expect(!fast(#"{"characteristics":[{"aid":1,"iid":10,"valuee":1}]}"#))
         #expect(!fast(#"{"characteristics":[{"aid":1,"iid":10,"status":70402}]}"#))
     }
 
