@@ -106,33 +106,16 @@ struct AccessoryDatabaseReader {
         let rootOffset = reader.baseOffset + position
         switch next(bytes, position) {
         case UInt8(ascii: "{"):
-            var accessories: [HAPAccessory]?
-            var accessoriesOffset: Int?
-            if try !reader.openContainer(bytes, &position) {
-                var more = true
-                while more {
-                    let key = reader.pendingKey.key
-                    let member: JSONValue
-                    if key == "accessories" {
-                        let offset = reader.baseOffset + position
-                        accessoriesOffset = offset
-                        if next(bytes, position) == UInt8(ascii: "[") {
-                            recorder.diagnostics.removeAll()
-                            accessories = try readAccessoryList(bytes, &position, path: "/accessories")
-                            member = Self.placeholder(at: offset)
-                        } else {
-                            accessories = nil
-                            member = try reader.readValue(bytes, &position)
-                        }
-                    } else {
-                        member = try reader.readValue(bytes, &position)
-                    }
-                    more = try reader.finishElement(member, bytes, &position)
-                }
+            let accessories = try readMembers(bytes, &position, decoding: "accessories") { (this: inout Self, position: inout Int) throws(DecodeError) in
+                try this.readElements(bytes, &position, path: "/accessories", { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+                try this.readAccessory(bytes, &position, index: index, in: list)
+            })
             }
-            for member in reader.openMembers where member.key != "accessories" {
+            let members = reader.openMembers
+            for member in members where member.key != "accessories" {
                 recorder.recordNonHAPKey(member, path: "", in: "attribute database")
             }
+            let accessoriesOffset = members.last { $0.key == "accessories" }?.value.offset
             reader.closeCallersContainer()
             try reader.endDocument(bytes, &position)
             guard let accessories else {
@@ -140,7 +123,9 @@ struct AccessoryDatabaseReader {
             }
             return (accessories, .accessoriesObject)
         case UInt8(ascii: "["):
-            let accessories = try readAccessoryList(bytes, &position, path: "")
+            let accessories = try readElements(bytes, &position, path: "", { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+                try this.readAccessory(bytes, &position, index: index, in: list)
+            })
             try reader.endDocument(bytes, &position)
             return (accessories, .accessoryList)
         default:
@@ -156,57 +141,46 @@ struct AccessoryDatabaseReader {
         position < bytes.byteCount ? JSONReader.byte(bytes, position) : 0
     }
 
-    /// Stands for an array this reader decoded itself among its object's members.
-    private static func placeholder(at offset: Int) -> JSONValue {
-        JSONValue(.array([]), offset: offset)
-    }
-
-    /// Reads the array at `position`, handing each element's index to `readElement`.
-    private mutating func readArray(
-        _ bytes: RawSpan, _ position: inout Int, _ readElement: (inout Self, Int, inout Int) throws(DecodeError) -> Void
-    ) throws(DecodeError) {
+    /// Reads the array at `position`, decoding each element with `readElement` (given the
+    /// element's index and the array's path) and keeping those it returns.
+    private mutating func readElements<Element>(
+        _ bytes: RawSpan, _ position: inout Int, path: String,
+        _ readElement: (inout Self, RawSpan, inout Int, Int, String) throws(DecodeError) -> Element?
+    ) throws(DecodeError) -> [Element] {
+        var elements: [Element] = []
         if try !reader.openContainer(bytes, &position) {
             var index = 0
             repeat {
-                try readElement(&self, index, &position)
+                if let element = try readElement(&self, bytes, &position, index, path) { elements.append(element) }
                 index += 1
             } while try reader.finishElement(nil, bytes, &position)
         }
         reader.closeCallersContainer()
+        return elements
     }
 
-    private mutating func readAccessoryList(_ bytes: RawSpan, _ position: inout Int, path: String) throws(DecodeError) -> [HAPAccessory] {
-        var accessories: [HAPAccessory] = []
-        try readArray(bytes, &position) { (this: inout Self, index, position: inout Int) throws(DecodeError) in
-            if let accessory = try this.readAccessory(bytes, &position, index: index, path: JSONPointer.appending(index, to: path)) {
-                accessories.append(accessory)
-            }
-        }
-        return accessories
-    }
-
-    private mutating func readAccessory(
-        _ bytes: RawSpan, _ position: inout Int, index: Int, path: @autoclosure () -> String
-    ) throws(DecodeError) -> HAPAccessory? {
-        let offset = reader.baseOffset + position
-        guard next(bytes, position) == UInt8(ascii: "{") else {
-            let value = try reader.readValue(bytes, &position)
-            recorder.record(.malformedAccessory, .error, value, path: path(), "an accessory must be an object, found a \(value.kindName); skipped")
-            return nil
-        }
+    /// Opens the object at `position` and reads its members as values, but for the member `key`,
+    /// which `readArray` decodes when it is an array; returns what the last such member decoded
+    /// to, or nil when it is missing or not an array. What an earlier member of `key` recorded is
+    /// dropped. The object stays open for its members to be decoded.
+    private mutating func readMembers<Decoded>(
+        _ bytes: RawSpan, _ position: inout Int, decoding key: String,
+        _ readArray: (inout Self, inout Int) throws(DecodeError) -> Decoded
+    ) throws(DecodeError) -> Decoded? {
         let first = recorder.diagnostics.count
-        var services: [HAPService]?
+        var decoded: Decoded?
         if try !reader.openContainer(bytes, &position) {
             var more = true
             while more {
                 let member: JSONValue
-                if reader.pendingKey.key == "services" {
+                if reader.pendingKey.key == key {
                     if next(bytes, position) == UInt8(ascii: "[") {
                         recorder.diagnostics.removeSubrange(first...)
-                        member = Self.placeholder(at: reader.baseOffset + position)
-                        services = try readServices(bytes, &position, path: JSONPointer.appending("services", to: path()))
+                        // Stands for the array among the object's members.
+                        member = JSONValue(.array([]), offset: reader.baseOffset + position)
+                        decoded = try readArray(&self, &position)
                     } else {
-                        services = nil
+                        decoded = nil
                         member = try reader.readValue(bytes, &position)
                     }
                 } else {
@@ -214,6 +188,30 @@ struct AccessoryDatabaseReader {
                 }
                 more = try reader.finishElement(member, bytes, &position)
             }
+        }
+        return decoded
+    }
+
+    /// Reads an element that is not an object, and records that `what` must be one.
+    private mutating func skipNonObject(
+        _ bytes: RawSpan, _ position: inout Int, _ code: HAPJSONDiagnostic.Code, _ what: String, path: () -> String
+    ) throws(DecodeError) {
+        let value = try reader.readValue(bytes, &position)
+        recorder.record(code, .error, value, path: path(), "\(what) must be an object, found a \(value.kindName); skipped")
+    }
+
+    private mutating func readAccessory(_ bytes: RawSpan, _ position: inout Int, index: Int, in list: String) throws(DecodeError) -> HAPAccessory? {
+        let offset = reader.baseOffset + position
+        let path = { JSONPointer.appending(index, to: list) }
+        guard next(bytes, position) == UInt8(ascii: "{") else {
+            try skipNonObject(bytes, &position, .malformedAccessory, "an accessory", path: path)
+            return nil
+        }
+        let first = recorder.diagnostics.count
+        let services = try readMembers(bytes, &position, decoding: "services") { (this: inout Self, position: inout Int) throws(DecodeError) in
+            try this.readElements(bytes, &position, path: JSONPointer.appending("services", to: path()), { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+                try this.readService(bytes, &position, index: index, in: list)
+            })
         }
         defer { reader.closeCallersContainer() }
         let last = recorder.diagnostics.count
@@ -229,46 +227,19 @@ struct AccessoryDatabaseReader {
         return accessory
     }
 
-    private mutating func readServices(_ bytes: RawSpan, _ position: inout Int, path: String) throws(DecodeError) -> [HAPService] {
-        var services: [HAPService] = []
-        try readArray(bytes, &position) { (this: inout Self, index, position: inout Int) throws(DecodeError) in
-            if let service = try this.readService(bytes, &position, index: index, path: JSONPointer.appending(index, to: path)) {
-                services.append(service)
-            }
-        }
-        return services
-    }
-
-    private mutating func readService(
-        _ bytes: RawSpan, _ position: inout Int, index: Int, path: @autoclosure () -> String
-    ) throws(DecodeError) -> HAPService? {
+    private mutating func readService(_ bytes: RawSpan, _ position: inout Int, index: Int, in list: String) throws(DecodeError) -> HAPService? {
         let offset = reader.baseOffset + position
+        let path = { JSONPointer.appending(index, to: list) }
         guard next(bytes, position) == UInt8(ascii: "{") else {
-            let value = try reader.readValue(bytes, &position)
-            recorder.record(.malformedService, .error, value, path: path(), "a service must be an object, found a \(value.kindName); skipped")
+            try skipNonObject(bytes, &position, .malformedService, "a service", path: path)
             return nil
         }
         let first = recorder.diagnostics.count
-        var characteristics: [HAPCharacteristic]?
-        if try !reader.openContainer(bytes, &position) {
-            var more = true
-            while more {
-                let member: JSONValue
-                if reader.pendingKey.key == "characteristics" {
-                    if next(bytes, position) == UInt8(ascii: "[") {
-                        recorder.diagnostics.removeSubrange(first...)
-                        member = Self.placeholder(at: reader.baseOffset + position)
-                        characteristics = try readCharacteristics(
-                            bytes, &position, path: JSONPointer.appending("characteristics", to: path()))
-                    } else {
-                        characteristics = nil
-                        member = try reader.readValue(bytes, &position)
-                    }
-                } else {
-                    member = try reader.readValue(bytes, &position)
-                }
-                more = try reader.finishElement(member, bytes, &position)
-            }
+        let characteristics = try readMembers(bytes, &position, decoding: "characteristics") {
+            (this: inout Self, position: inout Int) throws(DecodeError) in
+            try this.readElements(bytes, &position, path: JSONPointer.appending("characteristics", to: path()), { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+                try this.readCharacteristic(bytes, &position, index: index, in: list)
+            })
         }
         defer { reader.closeCallersContainer() }
         let last = recorder.diagnostics.count
@@ -281,36 +252,17 @@ struct AccessoryDatabaseReader {
         return service
     }
 
-    private mutating func readCharacteristics(
-        _ bytes: RawSpan, _ position: inout Int, path: String
-    ) throws(DecodeError) -> [HAPCharacteristic] {
-        var characteristics: [HAPCharacteristic] = []
-        try readArray(bytes, &position) { (this: inout Self, index, position: inout Int) throws(DecodeError) in
-            if let characteristic = try this.readCharacteristic(
-                bytes, &position, index: index, path: JSONPointer.appending(index, to: path)) {
-                characteristics.append(characteristic)
-            }
-        }
-        return characteristics
-    }
-
     private mutating func readCharacteristic(
-        _ bytes: RawSpan, _ position: inout Int, index: Int, path: @autoclosure () -> String
+        _ bytes: RawSpan, _ position: inout Int, index: Int, in list: String
     ) throws(DecodeError) -> HAPCharacteristic? {
         let offset = reader.baseOffset + position
+        let path = { JSONPointer.appending(index, to: list) }
         guard next(bytes, position) == UInt8(ascii: "{") else {
-            let value = try reader.readValue(bytes, &position)
-            recorder.record(.malformedCharacteristic, .error, value, path: path(),
-                            "a characteristic must be an object, found a \(value.kindName); skipped")
+            try skipNonObject(bytes, &position, .malformedCharacteristic, "a characteristic", path: path)
             return nil
         }
-        if try !reader.openContainer(bytes, &position) {
-            var more = true
-            while more {
-                let member = try reader.readValue(bytes, &position)
-                more = try reader.finishElement(member, bytes, &position)
-            }
-        }
+        // No member is an array this reader decodes itself.
+        _ = try readMembers(bytes, &position, decoding: "") { (_: inout Self, _: inout Int) throws(DecodeError) in }
         defer { reader.closeCallersContainer() }
         return HAPCharacteristic(members: reader.openMembers, offset: offset, sourceIndex: index, path: path(), aid: nil,
                                  binaryValues: binaryValues, recorder: &recorder)

@@ -125,25 +125,12 @@ struct JSONReader {
             // A value, or the opening of a container whose first value comes next.
             guard position < end else { throw truncated("a JSON value", at: position) }
             let start = position
-            try countValue(at: start)
+            let isContainer = Self.byte(bytes, position) == UInt8(ascii: "{") || Self.byte(bytes, position) == UInt8(ascii: "[")
+            if !isContainer { try countValue(at: start) }
             switch Self.byte(bytes, position) {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = Self.byte(bytes, position) == UInt8(ascii: "{")
-                guard openContainers.count < limits.maximumDepth else {
-                    throw limitExceeded("nesting at most \(limits.maximumDepth) deep", .jsonDepth, at: start)
-                }
-                openContainers.append(OpenContainer(
-                    isObject: isObject, offset: baseOffset + start,
-                    firstIndex: isObject ? memberStack.count : elementStack.count))
-                position += 1
-                skipWhitespace(bytes, &position)
-                if position < end, Self.byte(bytes, position) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    position += 1
-                    value = closeContainer()
-                } else {
-                    if isObject { try readKey(bytes, &position) }
-                    continue parsing
-                }
+                guard try openContainer(bytes, &position) else { continue parsing }
+                value = closeContainer()
             case UInt8(ascii: "\""):
                 value = JSONValue(.string(try readString(bytes, &position)), offset: baseOffset + start)
             case UInt8(ascii: "t"):
@@ -163,31 +150,10 @@ struct JSONReader {
 
             // Hand the value to its container; close every container that ends here.
             while openContainers.count > outerDepth {
-                let top = openContainers.count - 1
-                let isObject = openContainers[top].isObject
-                if isObject {
-                    appendMember(value)
-                } else {
-                    elementStack.append(value)
-                }
-                openContainers[top].count += 1
-                skipWhitespace(bytes, &position)
-                let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                guard position < end else {
-                    throw truncated(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: position)
-                }
-                switch Self.byte(bytes, position) {
-                case UInt8(ascii: ","):
-                    position += 1
-                    skipWhitespace(bytes, &position)
-                    if isObject { try readKey(bytes, &position) }
-                    continue parsing
-                case closing:
-                    position += 1
-                    value = closeContainer()
-                default:
-                    throw malformed(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: position)
-                }
+                let isObject = openContainers[openContainers.count - 1].isObject
+                if !isObject { elementStack.append(value) }
+                if try finishElement(isObject ? value : nil, bytes, &position) { continue parsing }
+                value = closeContainer()
             }
             break parsing
         }
@@ -196,10 +162,9 @@ struct JSONReader {
 
     // MARK: Containers read by a caller
 
-    /// Opens the array or object whose bracket is at `position` for a caller that reads its
-    /// elements or members itself, and skips the whitespace after the bracket; true when the
-    /// container closes at once (its `closeContainer` is then the caller's to call). The
-    /// first key of an object is read, as `readValue` does.
+    /// Opens the array or object whose bracket is at `position`, counting it as a value, and
+    /// skips the whitespace after the bracket; true when the container closes at once (and is
+    /// then to be closed). The first key of an object is read.
     mutating func openContainer(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> Bool {
         let start = position
         try countValue(at: start)
@@ -230,10 +195,9 @@ struct JSONReader {
         memberStack[openContainers[openContainers.count - 1].firstIndex...]
     }
 
-    /// Counts an element the caller read into the innermost open container, or adds a member
-    /// (`value` standing for the member's value) to the innermost open object, then reads the
-    /// `,` or closing bracket after it, and the next key; true when another element or member
-    /// follows.
+    /// Counts an element read into the innermost open container, adding `member` as the
+    /// member's value when it is an object, then reads the `,` or closing bracket after it, and
+    /// the next key; true when another element or member follows.
     mutating func finishElement(_ member: JSONValue?, _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> Bool {
         let top = openContainers.count - 1
         let isObject = openContainers[top].isObject
