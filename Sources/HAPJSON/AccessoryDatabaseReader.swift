@@ -107,7 +107,7 @@ struct AccessoryDatabaseReader {
         switch next(bytes, position) {
         case UInt8(ascii: "{"):
             let accessories = try readMembers(bytes, &position, decoding: "accessories") { (this: inout Self, position: inout Int) throws(DecodeError) in
-                try this.readElements(bytes, &position, path: "/accessories", { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+                try this.readElements(bytes, &position, path: { "/accessories" }, { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
                 try this.readAccessory(bytes, &position, index: index, in: list)
             })
             }
@@ -123,7 +123,7 @@ struct AccessoryDatabaseReader {
             }
             return (accessories, .accessoriesObject)
         case UInt8(ascii: "["):
-            let accessories = try readElements(bytes, &position, path: "", { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+            let accessories = try readElements(bytes, &position, path: { "" }, { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
                 try this.readAccessory(bytes, &position, index: index, in: list)
             })
             try reader.endDocument(bytes, &position)
@@ -142,18 +142,22 @@ struct AccessoryDatabaseReader {
     }
 
     /// Reads the array at `position`, decoding each element with `readElement` (given the
-    /// element's index and the array's path) and keeping those it returns.
+    /// element's index and the array's path, made only when a diagnostic needs it) and keeping
+    /// those it returns.
     private mutating func readElements<Element>(
-        _ bytes: RawSpan, _ position: inout Int, path: String,
-        _ readElement: (inout Self, RawSpan, inout Int, Int, String) throws(DecodeError) -> Element?
+        _ bytes: RawSpan, _ position: inout Int, path: () -> String,
+        _ readElement: (inout Self, RawSpan, inout Int, Int, () -> String) throws(DecodeError) -> Element?
     ) throws(DecodeError) -> [Element] {
         var elements: [Element] = []
         if try !reader.openContainer(bytes, &position) {
-            var index = 0
-            repeat {
-                if let element = try readElement(&self, bytes, &position, index, path) { elements.append(element) }
-                index += 1
-            } while try reader.finishElement(nil, bytes, &position)
+            // Each element's reader gets the path to pass on, not to keep.
+            try withoutActuallyEscaping(path) { (path) throws(DecodeError) in
+                var index = 0
+                repeat {
+                    if let element = try readElement(&self, bytes, &position, index, path) { elements.append(element) }
+                    index += 1
+                } while try reader.finishElement(nil, bytes, &position)
+            }
         }
         reader.closeCallersContainer()
         return elements
@@ -200,16 +204,16 @@ struct AccessoryDatabaseReader {
         recorder.record(code, .error, value, path: path(), "\(what) must be an object, found a \(value.kindName); skipped")
     }
 
-    private mutating func readAccessory(_ bytes: RawSpan, _ position: inout Int, index: Int, in list: String) throws(DecodeError) -> HAPAccessory? {
+    private mutating func readAccessory(_ bytes: RawSpan, _ position: inout Int, index: Int, in list: () -> String) throws(DecodeError) -> HAPAccessory? {
         let offset = reader.baseOffset + position
-        let path = { JSONPointer.appending(index, to: list) }
+        func path() -> String { JSONPointer.appending(index, to: list()) }
         guard next(bytes, position) == UInt8(ascii: "{") else {
             try skipNonObject(bytes, &position, .malformedAccessory, "an accessory", path: path)
             return nil
         }
         let first = recorder.diagnostics.count
         let services = try readMembers(bytes, &position, decoding: "services") { (this: inout Self, position: inout Int) throws(DecodeError) in
-            try this.readElements(bytes, &position, path: JSONPointer.appending("services", to: path()), { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+            try this.readElements(bytes, &position, path: { JSONPointer.appending("services", to: path()) }, { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
                 try this.readService(bytes, &position, index: index, in: list)
             })
         }
@@ -227,9 +231,9 @@ struct AccessoryDatabaseReader {
         return accessory
     }
 
-    private mutating func readService(_ bytes: RawSpan, _ position: inout Int, index: Int, in list: String) throws(DecodeError) -> HAPService? {
+    private mutating func readService(_ bytes: RawSpan, _ position: inout Int, index: Int, in list: () -> String) throws(DecodeError) -> HAPService? {
         let offset = reader.baseOffset + position
-        let path = { JSONPointer.appending(index, to: list) }
+        func path() -> String { JSONPointer.appending(index, to: list()) }
         guard next(bytes, position) == UInt8(ascii: "{") else {
             try skipNonObject(bytes, &position, .malformedService, "a service", path: path)
             return nil
@@ -237,7 +241,7 @@ struct AccessoryDatabaseReader {
         let first = recorder.diagnostics.count
         let characteristics = try readMembers(bytes, &position, decoding: "characteristics") {
             (this: inout Self, position: inout Int) throws(DecodeError) in
-            try this.readElements(bytes, &position, path: JSONPointer.appending("characteristics", to: path()), { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
+            try this.readElements(bytes, &position, path: { JSONPointer.appending("characteristics", to: path()) }, { (this: inout Self, bytes, position: inout Int, index, list) throws(DecodeError) in
                 try this.readCharacteristic(bytes, &position, index: index, in: list)
             })
         }
@@ -253,10 +257,10 @@ struct AccessoryDatabaseReader {
     }
 
     private mutating func readCharacteristic(
-        _ bytes: RawSpan, _ position: inout Int, index: Int, in list: String
+        _ bytes: RawSpan, _ position: inout Int, index: Int, in list: () -> String
     ) throws(DecodeError) -> HAPCharacteristic? {
         let offset = reader.baseOffset + position
-        let path = { JSONPointer.appending(index, to: list) }
+        func path() -> String { JSONPointer.appending(index, to: list()) }
         guard next(bytes, position) == UInt8(ascii: "{") else {
             try skipNonObject(bytes, &position, .malformedCharacteristic, "a characteristic", path: path)
             return nil
