@@ -416,7 +416,7 @@ final class BLEConnection {
         let key = deviceID?.uppercased() ?? info.accessory.description
         let previous = context.databases[key]?.database
         do throws(DecodeError) {
-            let database = try AccessoryDatabase(document: JSONDocument(bytes: body))
+            let database = try AccessoryDatabase(bytes: body)
             context.databases.store(database, body: body, for: key, accessory: info.accessory, input: context.currentInput)
             context.emit(.accessoryDatabase(AccessoryDatabaseEvent(
                 connection: info, deviceID: deviceID, database: database, error: nil,

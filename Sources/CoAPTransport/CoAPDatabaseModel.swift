@@ -22,7 +22,7 @@ enum CoAPDatabaseModel {
         }
         var writer = JSONWriter()
         writer.write(.object([JSONMember(key: "accessories", value: .array(accessories))]))
-        return try AccessoryDatabase(document: JSONDocument(bytes: writer.bytes))
+        return try AccessoryDatabase(bytes: writer.bytes)
     }
 
     private static func service(_ service: HAPDatabase.Service) -> JSONValue {

@@ -38,8 +38,9 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
     public internal(set) var form: Form
     /// The body as parsed, for comparisons member by member (Differences'
     /// `AccessoryDatabaseComparison`, which `hapscope diff` and the audit's rules across captures
-    /// use).
-    public let json: JSONValue
+    /// use). A database read from bytes parses them again each time this is asked for.
+    public var json: JSONValue { source.json }
+    private let source: JSONSource
     /// What decoding noticed, in document order: duplicate keys, skipped elements, ignored fields,
     /// non-HAP keys.
     public internal(set) var diagnostics: [HAPJSONDiagnostic]
@@ -60,7 +61,7 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
         self.binaryValues = binaryValues
         var recorder = DiagnosticRecorder(diagnostics: document.diagnostics)
         let root = document.root
-        json = root
+        source = JSONSource(root)
         let elements: [JSONValue]
         let path: String
         switch root.content {
@@ -88,6 +89,17 @@ public struct AccessoryDatabase: HAPJSONBody, Hashable {
             }
         }
         diagnostics = recorder.inDocumentOrder
+        characteristics = CharacteristicIndex(accessories)
+    }
+
+    init(
+        accessories: [HAPAccessory], form: Form, diagnostics: [HAPJSONDiagnostic], binaryValues: BinaryValueEncoding, source: JSONSource
+    ) {
+        self.accessories = accessories
+        self.form = form
+        self.diagnostics = diagnostics
+        self.binaryValues = binaryValues
+        self.source = source
         characteristics = CharacteristicIndex(accessories)
     }
 

@@ -38,9 +38,9 @@ public struct AccessoryDatabaseDump: Sendable {
     /// Parses a dump, finds its origin and decodes it. Throws as `AccessoryDatabase` does: for
     /// bytes that are not JSON, or JSON with no list of accessories.
     public init(bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(DecodeError) {
-        let document = try JSONDocument(bytes: bytes, limits: limits)
-        origin = Self.origin(of: document.root)
-        database = try AccessoryDatabase(document: document, binaryValues: origin.binaryValues)
+        // The origin decides how the database's values are decoded, so the dump is read twice.
+        origin = Self.origin(of: try JSONDocument(bytes: bytes, limits: limits).root)
+        database = try AccessoryDatabase(bytes: bytes, limits: limits, binaryValues: origin.binaryValues)
     }
 
     // MARK: Reading the shape

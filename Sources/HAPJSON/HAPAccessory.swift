@@ -53,25 +53,37 @@ public struct HAPAccessory: Hashable, Sendable {
             recorder.record(.malformedAccessory, .error, json, path: path(), "an accessory must be an object, found a \(json.kindName); skipped")
             return nil
         }
-        guard let aid = json["aid"]?.hapInstanceID else {
-            recorder.record(.malformedAccessory, .error, json, path: path(), "an accessory needs an \"aid\" from 1 to 2^64-1; skipped")
-            return nil
-        }
-        guard let elements = json["services"]?.arrayValue else {
-            recorder.record(.malformedAccessory, .error, json, path: path(), "an accessory needs a \"services\" array; skipped", aid: aid)
-            return nil
-        }
-        self.init(aid: aid, offset: json.offset, sourceIndex: sourceIndex)
-        for member in members where member.key != "aid" && member.key != "services" {
-            recorder.recordNonHAPKey(member, path: path(), in: "accessory", aid: aid)
-        }
-        for (index, element) in elements.enumerated() {
+        let elements = json["services"]?.arrayValue
+        self.init(members: members[...], offset: json.offset, sourceIndex: sourceIndex, path: path(), hasServices: elements != nil,
+                  recorder: &recorder)
+        for (index, element) in (elements ?? []).enumerated() {
             if let service = HAPService(
                 decoding: element, sourceIndex: index,
                 path: JSONPointer.appending(index, to: JSONPointer.appending("services", to: path())),
                 aid: aid, binaryValues: binaryValues, recorder: &recorder) {
                 services.append(service)
             }
+        }
+    }
+
+    /// Decodes the members of one accessory object at `offset` but its services, which the
+    /// caller adds; nil (with an error recorded) when it lacks a usable `aid` or (`hasServices`
+    /// false) a `services` array.
+    init?(
+        members: ArraySlice<JSONMember>, offset: Int, sourceIndex: Int, path: @autoclosure () -> String, hasServices: Bool,
+        recorder: inout DiagnosticRecorder
+    ) {
+        guard let aid = members.last(where: { $0.key == "aid" })?.value.hapInstanceID else {
+            recorder.record(.malformedAccessory, .error, at: offset, path: path(), "an accessory needs an \"aid\" from 1 to 2^64-1; skipped")
+            return nil
+        }
+        guard hasServices else {
+            recorder.record(.malformedAccessory, .error, at: offset, path: path(), "an accessory needs a \"services\" array; skipped", aid: aid)
+            return nil
+        }
+        self.init(aid: aid, offset: offset, sourceIndex: sourceIndex)
+        for member in members where member.key != "aid" && member.key != "services" {
+            recorder.recordNonHAPKey(member, path: path(), in: "accessory", aid: aid)
         }
     }
 }

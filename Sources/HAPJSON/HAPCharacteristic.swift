@@ -128,12 +128,21 @@ public struct HAPCharacteristic: Hashable, Sendable {
             recorder.record(.malformedCharacteristic, .error, json, path: path(), "a characteristic must be an object, found a \(json.kindName); skipped", aid: aid)
             return nil
         }
-        guard let iid = json["iid"]?.hapInstanceID else {
-            recorder.record(.malformedCharacteristic, .error, json, path: path(), "a characteristic needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
+        self.init(members: members[...], offset: json.offset, sourceIndex: sourceIndex, path: path(), aid: aid,
+                  binaryValues: binaryValues, recorder: &recorder)
+    }
+
+    /// Decodes the members of one characteristic object at `offset`, as `init(decoding:)` does.
+    init?(
+        members: ArraySlice<JSONMember>, offset: Int, sourceIndex: Int, path: @autoclosure () -> String, aid: UInt64?,
+        binaryValues: BinaryValueEncoding, recorder: inout DiagnosticRecorder
+    ) {
+        guard let iid = members.last(where: { $0.key == "iid" })?.value.hapInstanceID else {
+            recorder.record(.malformedCharacteristic, .error, at: offset, path: path(), "a characteristic needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
             return nil
         }
-        guard let type = json["type"]?.stringValue.flatMap(HAPUUID.init) else {
-            recorder.record(.malformedCharacteristic, .error, json, path: path(), "a characteristic needs a \"type\" UUID; skipped", aid: aid, iid: iid)
+        guard let type = members.last(where: { $0.key == "type" })?.value.stringValue.flatMap(HAPUUID.init) else {
+            recorder.record(.malformedCharacteristic, .error, at: offset, path: path(), "a characteristic needs a \"type\" UUID; skipped", aid: aid, iid: iid)
             return nil
         }
         var metadata = CharacteristicMetadata()
@@ -158,14 +167,14 @@ public struct HAPCharacteristic: Hashable, Sendable {
             }
         }
         // HAP: every characteristic declares how it may be used; without perms no controller can.
-        if json["perms"] == nil {
-            recorder.record(.invalidPermissions, .error, json, path: path(), "a characteristic needs \"perms\"; it has none",
+        if !members.contains(where: { $0.key == "perms" }) {
+            recorder.record(.invalidPermissions, .error, at: offset, path: path(), "a characteristic needs \"perms\"; it has none",
                             aid: aid, iid: iid)
         }
-        if json["format"] == nil {
-            recorder.record(.missingField, .warning, json, path: path(), "a characteristic needs \"format\"", aid: aid, iid: iid)
+        if !members.contains(where: { $0.key == "format" }) {
+            recorder.record(.missingField, .warning, at: offset, path: path(), "a characteristic needs \"format\"", aid: aid, iid: iid)
         }
         storage = Storage(iid: iid, type: type, metadata: metadata, jsonValue: jsonValue, eventsEnabled: eventsEnabled,
-                          offset: json.offset, sourceIndex: sourceIndex, binaryValues: binaryValues)
+                          offset: offset, sourceIndex: sourceIndex, binaryValues: binaryValues)
     }
 }

@@ -48,19 +48,39 @@ public struct HAPService: Hashable, Sendable {
             recorder.record(.malformedService, .error, json, path: path(), "a service must be an object, found a \(json.kindName); skipped", aid: aid)
             return nil
         }
-        guard let iid = json["iid"]?.hapInstanceID else {
-            recorder.record(.malformedService, .error, json, path: path(), "a service needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
+        let elements = json["characteristics"]?.arrayValue
+        self.init(members: members[...], offset: json.offset, sourceIndex: sourceIndex, path: path(), aid: aid,
+                  hasCharacteristics: elements != nil, recorder: &recorder)
+        for (index, element) in (elements ?? []).enumerated() {
+            if let characteristic = HAPCharacteristic(
+                decoding: element, sourceIndex: index,
+                path: JSONPointer.appending(index, to: JSONPointer.appending("characteristics", to: path())),
+                aid: aid, binaryValues: binaryValues, recorder: &recorder) {
+                characteristics.append(characteristic)
+            }
+        }
+    }
+
+    /// Decodes the members of one service object at `offset` but its characteristics, which the
+    /// caller adds; nil (with an error recorded) when it lacks a usable `iid` or `type`, or
+    /// (`hasCharacteristics` false) a `characteristics` array.
+    init?(
+        members: ArraySlice<JSONMember>, offset: Int, sourceIndex: Int, path: @autoclosure () -> String, aid: UInt64?,
+        hasCharacteristics: Bool, recorder: inout DiagnosticRecorder
+    ) {
+        guard let iid = members.last(where: { $0.key == "iid" })?.value.hapInstanceID else {
+            recorder.record(.malformedService, .error, at: offset, path: path(), "a service needs an \"iid\" from 1 to 2^64-1; skipped", aid: aid)
             return nil
         }
-        guard let type = json["type"]?.stringValue.flatMap(HAPUUID.init) else {
-            recorder.record(.malformedService, .error, json, path: path(), "a service needs a \"type\" UUID; skipped", aid: aid, iid: iid)
+        guard let type = members.last(where: { $0.key == "type" })?.value.stringValue.flatMap(HAPUUID.init) else {
+            recorder.record(.malformedService, .error, at: offset, path: path(), "a service needs a \"type\" UUID; skipped", aid: aid, iid: iid)
             return nil
         }
-        guard let elements = json["characteristics"]?.arrayValue else {
-            recorder.record(.malformedService, .error, json, path: path(), "a service needs a \"characteristics\" array; skipped", aid: aid, iid: iid)
+        guard hasCharacteristics else {
+            recorder.record(.malformedService, .error, at: offset, path: path(), "a service needs a \"characteristics\" array; skipped", aid: aid, iid: iid)
             return nil
         }
-        self.init(iid: iid, type: type, offset: json.offset, sourceIndex: sourceIndex)
+        self.init(iid: iid, type: type, offset: offset, sourceIndex: sourceIndex)
 
         for member in members {
             switch member.key {
@@ -80,14 +100,6 @@ public struct HAPService: Hashable, Sendable {
                 linkedServices = iids.compactMap { $0 }
             default:
                 recorder.recordNonHAPKey(member, path: path(), in: "service", aid: aid, iid: iid)
-            }
-        }
-        for (index, element) in elements.enumerated() {
-            if let characteristic = HAPCharacteristic(
-                decoding: element, sourceIndex: index,
-                path: JSONPointer.appending(index, to: JSONPointer.appending("characteristics", to: path())),
-                aid: aid, binaryValues: binaryValues, recorder: &recorder) {
-                characteristics.append(characteristic)
             }
         }
     }

@@ -89,40 +89,48 @@ struct JSONReader {
     // MARK: Structure
 
     mutating func readDocument(_ bytes: RawSpan) throws(DecodeError) -> JSONValue {
+        var position = 0
+        try beginDocument(bytes, &position)
+        let value = try readValue(bytes, &position)
+        try endDocument(bytes, &position)
+        return value
+    }
+
+    /// Checks the document's size and skips the whitespace before its value.
+    mutating func beginDocument(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
         // Enough for a typical HAP body without regrowing; larger documents grow as needed.
         openContainers.reserveCapacity(8)
         elementStack.reserveCapacity(16)
         memberStack.reserveCapacity(32)
-        let end = bytes.byteCount
-        guard end <= limits.maximumDocumentSize else {
+        guard bytes.byteCount <= limits.maximumDocumentSize else {
             throw limitExceeded("a document of at most \(limits.maximumDocumentSize) bytes", .jsonDocument, at: limits.maximumDocumentSize)
         }
-        var position = 0
         skipWhitespace(bytes, &position)
+    }
+
+    /// Checks that only whitespace follows the document's value.
+    func endDocument(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) {
+        skipWhitespace(bytes, &position)
+        guard position == bytes.byteCount else { throw malformed("the end of the input after the JSON value", at: position) }
+    }
+
+    /// Reads one value starting at `position`, leaving `position` just after it. Containers the
+    /// caller has opened (`openContainer`) count towards the depth limit and name duplicate keys'
+    /// paths.
+    mutating func readValue(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> JSONValue {
+        let end = bytes.byteCount
+        let outerDepth = openContainers.count
         var value: JSONValue
         parsing: while true {
             // A value, or the opening of a container whose first value comes next.
             guard position < end else { throw truncated("a JSON value", at: position) }
             let start = position
-            try countValue(at: start)
+            let isContainer = Self.byte(bytes, position) == UInt8(ascii: "{") || Self.byte(bytes, position) == UInt8(ascii: "[")
+            if !isContainer { try countValue(at: start) }
             switch Self.byte(bytes, position) {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = Self.byte(bytes, position) == UInt8(ascii: "{")
-                guard openContainers.count < limits.maximumDepth else {
-                    throw limitExceeded("nesting at most \(limits.maximumDepth) deep", .jsonDepth, at: start)
-                }
-                openContainers.append(OpenContainer(
-                    isObject: isObject, offset: baseOffset + start,
-                    firstIndex: isObject ? memberStack.count : elementStack.count))
-                position += 1
-                skipWhitespace(bytes, &position)
-                if position < end, Self.byte(bytes, position) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    position += 1
-                    value = closeContainer()
-                } else {
-                    if isObject { try readKey(bytes, &position) }
-                    continue parsing
-                }
+                guard try openContainer(bytes, &position) else { continue parsing }
+                value = closeContainer()
             case UInt8(ascii: "\""):
                 value = JSONValue(.string(try readString(bytes, &position)), offset: baseOffset + start)
             case UInt8(ascii: "t"):
@@ -141,37 +149,82 @@ struct JSONReader {
             }
 
             // Hand the value to its container; close every container that ends here.
-            while let top = openContainers.indices.last {
-                let isObject = openContainers[top].isObject
-                if isObject {
-                    appendMember(value)
-                } else {
-                    elementStack.append(value)
-                }
-                openContainers[top].count += 1
-                skipWhitespace(bytes, &position)
-                let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                guard position < end else {
-                    throw truncated(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: position)
-                }
-                switch Self.byte(bytes, position) {
-                case UInt8(ascii: ","):
-                    position += 1
-                    skipWhitespace(bytes, &position)
-                    if isObject { try readKey(bytes, &position) }
-                    continue parsing
-                case closing:
-                    position += 1
-                    value = closeContainer()
-                default:
-                    throw malformed(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: position)
-                }
+            while openContainers.count > outerDepth {
+                let isObject = openContainers[openContainers.count - 1].isObject
+                if !isObject { elementStack.append(value) }
+                if try finishElement(isObject ? value : nil, bytes, &position) { continue parsing }
+                value = closeContainer()
             }
             break parsing
         }
-        skipWhitespace(bytes, &position)
-        guard position == end else { throw malformed("the end of the input after the JSON value", at: position) }
         return value
+    }
+
+    // MARK: Containers read by a caller
+
+    /// Opens the array or object whose bracket is at `position`, counting it as a value, and
+    /// skips the whitespace after the bracket; true when the container closes at once (and is
+    /// then to be closed). The first key of an object is read.
+    mutating func openContainer(_ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> Bool {
+        let start = position
+        try countValue(at: start)
+        let isObject = Self.byte(bytes, position) == UInt8(ascii: "{")
+        guard openContainers.count < limits.maximumDepth else {
+            throw limitExceeded("nesting at most \(limits.maximumDepth) deep", .jsonDepth, at: start)
+        }
+        openContainers.append(OpenContainer(
+            isObject: isObject, offset: baseOffset + start, firstIndex: isObject ? memberStack.count : elementStack.count))
+        position += 1
+        skipWhitespace(bytes, &position)
+        if position < bytes.byteCount, Self.byte(bytes, position) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+            position += 1
+            return true
+        }
+        if isObject { try readKey(bytes, &position) }
+        return false
+    }
+
+    /// The key of the member whose value is at `position` in the innermost open object.
+    var pendingKey: (key: String, offset: Int) {
+        let top = openContainers[openContainers.count - 1]
+        return (top.pendingKey, top.pendingKeyOffset)
+    }
+
+    /// The members of the innermost open object so far.
+    var openMembers: ArraySlice<JSONMember> {
+        memberStack[openContainers[openContainers.count - 1].firstIndex...]
+    }
+
+    /// Counts an element read into the innermost open container, adding `member` as the
+    /// member's value when it is an object, then reads the `,` or closing bracket after it, and
+    /// the next key; true when another element or member follows.
+    mutating func finishElement(_ member: JSONValue?, _ bytes: RawSpan, _ position: inout Int) throws(DecodeError) -> Bool {
+        let top = openContainers.count - 1
+        let isObject = openContainers[top].isObject
+        if isObject, let member { appendMember(member) }
+        openContainers[top].count += 1
+        skipWhitespace(bytes, &position)
+        guard position < bytes.byteCount else {
+            throw truncated(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: position)
+        }
+        switch Self.byte(bytes, position) {
+        case UInt8(ascii: ","):
+            position += 1
+            skipWhitespace(bytes, &position)
+            if isObject { try readKey(bytes, &position) }
+            return true
+        case isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"):
+            position += 1
+            return false
+        default:
+            throw malformed(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: position)
+        }
+    }
+
+    /// Closes the innermost container a caller opened, dropping its members.
+    mutating func closeCallersContainer() {
+        let container = openContainers.removeLast()
+        if container.isObject { memberStack.removeLast(container.count) }
     }
 
     mutating func countValue(at position: Int) throws(DecodeError) {
