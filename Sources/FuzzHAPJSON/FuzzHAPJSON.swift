@@ -10,7 +10,9 @@ import WireParsing
 /// these promises:
 /// - a parsed document written out by `JSONWriter` parses back to the same value;
 /// - errors name layer `json` or `hap-json` and an offset inside the body;
-/// - an accessory database differs from itself in nothing.
+/// - an accessory database differs from itself in nothing;
+/// - the streaming `/accessories` reader (production's) and the tree decoder agree: the same
+///   database with the same diagnostics and `json`, or the same error at the same offset.
 enum HAPJSONHarness: FuzzHarness {
     static let name = "FuzzHAPJSON"
 
@@ -21,15 +23,34 @@ enum HAPJSONHarness: FuzzHarness {
     static func run(_ input: UnsafeRawBufferPointer) {
         let bytes = Array(input)
         for limits in [JSONLimits(), tightLimits] {
+            let streamed = Result { () throws(DecodeError) in try AccessoryDatabase(bytes: bytes, limits: limits) }
             let document: JSONDocument
             do {
                 document = try JSONDocument(bytes: bytes, limits: limits)
             } catch {
                 fuzzCheck(error, within: 0 ... bytes.count, layers: jsonLayers)
+                checkReaderAgrees(streamed, with: .failure(error))
                 continue
             }
             checkWriterRoundTrip(document.root)
-            decodeBodies(document, bodyCount: bytes.count)
+            let tree = Result { () throws(DecodeError) in try AccessoryDatabase(document: document) }
+            checkReaderAgrees(streamed, with: tree)
+            decodeBodies(document, database: tree, bodyCount: bytes.count)
+        }
+    }
+
+    /// Equal databases compare their `json`, so the streamed one parses its kept body again here.
+    private static func checkReaderAgrees(_ streamed: Result<AccessoryDatabase, DecodeError>, with tree: Result<AccessoryDatabase, DecodeError>) {
+        switch (streamed, tree) {
+        case (.success(let streamedDatabase), .success(let treeDatabase)):
+            fuzzInvariant(streamedDatabase == treeDatabase, "the streaming reader decodes another database than the tree decoder")
+        case (.failure(let streamedError), .failure(let treeError)):
+            fuzzInvariant(streamedError == treeError && streamedError.offset == treeError.offset,
+                          "the streaming reader fails with \(streamedError), the tree decoder with \(treeError)")
+        case (.success, .failure(let treeError)):
+            fuzzInvariant(false, "the streaming reader decodes a database the tree decoder rejects: \(treeError)")
+        case (.failure(let streamedError), .success):
+            fuzzInvariant(false, "the streaming reader rejects a database the tree decoder reads: \(streamedError)")
         }
     }
 
@@ -44,9 +65,9 @@ enum HAPJSONHarness: FuzzHarness {
         }
     }
 
-    private static func decodeBodies(_ document: JSONDocument, bodyCount: Int) {
+    private static func decodeBodies(_ document: JSONDocument, database decoded: Result<AccessoryDatabase, DecodeError>, bodyCount: Int) {
         do {
-            let database = try AccessoryDatabase(document: document)
+            let database = try decoded.get()
             for issue in database.conformanceIssues() { _ = issue.description }
             fuzzInvariant(AccessoryDatabaseDiff(from: database, to: database).isEmpty, "a database differs from itself")
             for accessory in database.accessories {
