@@ -163,12 +163,12 @@ struct AccessoryDatabaseReader {
         return elements
     }
 
-    /// Opens the object at `position` and reads its members as values, but for the member `key`,
-    /// which `readArray` decodes when it is an array; returns what the last such member decoded
-    /// to, or nil when it is missing or not an array. What an earlier member of `key` recorded is
-    /// dropped. The object stays open for its members to be decoded.
+    /// Opens the object at `position` and reads its members as values, but for the member `key`
+    /// (if any), which `readArray` decodes when it is an array; returns what the last such member
+    /// decoded to, or nil when it is missing or not an array. What an earlier member of `key`
+    /// recorded is dropped. The object stays open for its members to be decoded.
     private mutating func readMembers<Decoded>(
-        _ bytes: RawSpan, _ position: inout Int, decoding key: String,
+        _ bytes: RawSpan, _ position: inout Int, decoding key: String?,
         _ readArray: (inout Self, inout Int) throws(DecodeError) -> Decoded
     ) throws(DecodeError) -> Decoded? {
         let first = recorder.diagnostics.count
@@ -265,8 +265,9 @@ struct AccessoryDatabaseReader {
             try skipNonObject(bytes, &position, .malformedCharacteristic, "a characteristic", path: path)
             return nil
         }
-        // No member is an array this reader decodes itself.
-        _ = try readMembers(bytes, &position, decoding: "") { (_: inout Self, _: inout Int) throws(DecodeError) in }
+        // No member is an array this reader decodes itself (not even one named "", which a
+        // sentinel key once took for one, leaving its array unread).
+        _ = try readMembers(bytes, &position, decoding: nil) { (_: inout Self, _: inout Int) throws(DecodeError) in }
         defer { reader.closeCallersContainer() }
         return HAPCharacteristic(members: reader.openMembers, offset: offset, sourceIndex: index, path: path(), aid: nil,
                                  binaryValues: binaryValues, recorder: &recorder)

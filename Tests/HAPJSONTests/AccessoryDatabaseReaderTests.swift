@@ -142,7 +142,9 @@ import WireParsing
 
     @Test(arguments: ["", " ", "1", "\"x\"", "{}", "[]", "{\"accessories\":{}}", "{\"accessories\":[],\"accessories\":3}",
                       "{\"accessories\":3,\"accessories\":[]}", "[1,{},[]] x", "[{\"aid\":1,\"services\":[],\"services\":{}}]",
-                      "[{\"services\":[{\"iid\":1,\"type\":\"3E\",\"characteristics\":[{\"iid\":1,\"type\":\"x\",\"ev\":3}]}],\"aid\":9}]"])
+                      "[{\"services\":[{\"iid\":1,\"type\":\"3E\",\"characteristics\":[{\"iid\":1,\"type\":\"x\",\"ev\":3}]}],\"aid\":9}]",
+                      // A characteristic member named "" holding an array (found by FuzzHAPJSON).
+                      "[{\"aid\":1,\"services\":[{\"iid\":1,\"type\":\"3E\",\"characteristics\":[{\"iid\":2,\"\":[\"pr\"],\"type\":\"23\"}]}]}]"])
     func decodesSmallBodiesAsTheTreeDoes(_ text: String) {
         expectSameOutcome(Array(text.utf8), text)
     }
